@@ -1,0 +1,135 @@
+// The evaluate operation (spec 2.1, 2.4): request, answers with their guarantee, response.
+import { z } from "zod";
+import { backendSchema } from "./backend.js";
+import { accessLevelSchema, contentSchema } from "./common.js";
+import { evaluateRuleIssues, type RuleIssue } from "./evidenceRules.js";
+import { querySchema, type Query } from "./query.js";
+
+const evaluateRequestShape = z.looseObject({
+  context: contentSchema,
+  backend: backendSchema.optional(),
+  queries: z.record(z.string().min(1), querySchema),
+});
+
+/**
+ * Rules 1, 3 and 4 over whatever parts of a raw request did parse, so that one answer names every problem
+ * even when some other field failed its schema.
+ */
+export function evaluateRuleIssuesOf(raw: unknown): RuleIssue[] {
+  if (typeof raw !== "object" || raw === null) return [];
+  const request = raw as Record<string, unknown>;
+  if (typeof request.queries !== "object" || request.queries === null || Array.isArray(request.queries)) return [];
+  const queries: Record<string, Query> = {};
+  for (const [name, q] of Object.entries(request.queries)) {
+    const parsed = querySchema.safeParse(q);
+    if (parsed.success) queries[name] = parsed.data;
+  }
+  const backend = backendSchema.safeParse(request.backend);
+  if (request.backend !== undefined && !backend.success) return [];
+  const hasRawQueries = Object.keys(request.queries).length > 0;
+  return evaluateRuleIssues({ context: request.context, backend: backend.success ? backend.data : undefined, queries })
+    .filter((issue) => !(hasRawQueries && issue.path.length === 1 && issue.path[0] === "queries"));
+}
+
+export const evaluateRequestSchema = evaluateRequestShape.superRefine((request, ctx) => {
+  for (const issue of evaluateRuleIssuesOf(request)) ctx.addIssue({ code: "custom", ...issue });
+});
+export type EvaluateRequest = z.infer<typeof evaluateRequestSchema>;
+
+/**
+ * What an answer guarantees. The spec leaves the fields open; ours are documented in docs/api.md.
+ * `kind` names the property: coverage (set/interval), calibration (belief), risk / risk_high_probability /
+ * fdr (gate), factuality (claim), accuracy / cost_budget (route), or `heuristic` when none holds (424).
+ */
+export const GUARANTEE_KINDS = [
+  "coverage", "group_coverage", "calibration", "risk", "risk_high_probability", "fdr", "factuality", "accuracy",
+  "cost_budget", "heuristic",
+] as const;
+export const guaranteeSchema = z.looseObject({
+  kind: z.string(),
+  holds: z.boolean().optional(),
+  alpha: z.number().optional(),
+  target: z.number().optional(),
+  delta: z.number().optional(),
+  n: z.number().optional(),
+  method: z.string().optional(),
+  profile: z.string().optional(),
+  profile_version: z.number().optional(),
+  group: z.string().optional(),
+  evidence_level: accessLevelSchema.optional(),
+  reason: z.string().optional(),
+});
+export type Guarantee = z.infer<typeof guaranteeSchema>;
+
+const answerBase = { guarantee: guaranteeSchema };
+const pairSchema = z.tuple([z.number(), z.number()]);
+
+export const beliefAnswerSchema = z.looseObject({
+  type: z.literal("belief"), probability: z.number(), venn_abers: pairSchema, ...answerBase,
+});
+export const setAnswerSchema = z.looseObject({
+  type: z.literal("set"),
+  set: z.array(z.string()),
+  probabilities: z.record(z.string(), z.number()),
+  venn_abers: z.record(z.string(), pairSchema),
+  ...answerBase,
+});
+const levelValue = z.union([z.string(), z.number()]);
+export const intervalAnswerSchema = z.looseObject({
+  type: z.literal("interval"),
+  point_estimate: levelValue,
+  interval: z.tuple([levelValue, levelValue]),
+  legend: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+  ...answerBase,
+});
+export const GATE_DECISIONS = ["auto_approve", "escalate", "abstain"] as const;
+export const gateAnswerSchema = z.looseObject({
+  type: z.literal("gate"), decision: z.enum(GATE_DECISIONS), ...answerBase,
+});
+export const claimVerdictSchema = z.looseObject({ text: z.string(), reason: z.string(), score: z.number() });
+export const claimAnswerSchema = z.looseObject({
+  type: z.literal("claim"),
+  retained_claims: z.array(claimVerdictSchema),
+  dropped_claims: z.array(claimVerdictSchema),
+  ...answerBase,
+});
+export const judgeAnswerSchema = z.looseObject({
+  type: z.literal("judge"), winner: z.string().nullable(), escalated_to: z.string().nullable(), ...answerBase,
+});
+export const routeAnswerSchema = z.looseObject({
+  type: z.literal("route"),
+  output: z.unknown(),
+  served_by: z.string(),
+  escalated: z.boolean(),
+  cost_cents: z.number(),
+  ...answerBase,
+});
+
+export const answerSchema = z.discriminatedUnion("type", [
+  beliefAnswerSchema, setAnswerSchema, intervalAnswerSchema, gateAnswerSchema, claimAnswerSchema, judgeAnswerSchema,
+  routeAnswerSchema,
+]);
+export type BeliefAnswer = z.infer<typeof beliefAnswerSchema>;
+export type SetAnswer = z.infer<typeof setAnswerSchema>;
+export type IntervalAnswer = z.infer<typeof intervalAnswerSchema>;
+export type GateAnswer = z.infer<typeof gateAnswerSchema>;
+export type ClaimVerdict = z.infer<typeof claimVerdictSchema>;
+export type ClaimAnswer = z.infer<typeof claimAnswerSchema>;
+export type JudgeAnswer = z.infer<typeof judgeAnswerSchema>;
+export type RouteAnswer = z.infer<typeof routeAnswerSchema>;
+export type Answer = z.infer<typeof answerSchema>;
+
+export const usageSchema = z.looseObject({
+  backend_calls: z.number().int().min(0),
+  backend_tokens: z.number().int().min(0),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const evaluateResponseSchema = z.looseObject({
+  answers: z.record(z.string(), answerSchema),
+  backend: z.union([backendSchema, z.record(z.string(), z.unknown())]).optional(),
+  usage: usageSchema.optional(),
+  warnings: z.array(z.string()).default([]),
+  request_id: z.string().optional(),
+});
+export type EvaluateResponse = z.infer<typeof evaluateResponseSchema>;

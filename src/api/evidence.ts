@@ -1,0 +1,28 @@
+// Client evidence (spec 2.3): what a caller computed from its own model, per query.
+import { z } from "zod";
+
+/** Map of option (or level) name to probability. */
+export const probabilityMapSchema = z.record(z.string(), z.number().min(0).max(1));
+export type ProbabilityMap = z.infer<typeof probabilityMapSchema>;
+
+/** A claim with the client's own score (L2 and above). */
+export const scoredClaimSchema = z.looseObject({ text: z.string(), score: z.number() });
+
+/** A sampled response: plain text, or at L2+ for claim queries, text with its scored claims. */
+export const sampleSchema = z.union([
+  z.string(),
+  z.looseObject({ text: z.string(), claims: z.array(scoredClaimSchema).optional() }),
+]);
+export type Sample = z.infer<typeof sampleSchema>;
+
+export const evidenceSchema = z.looseObject({
+  option_probabilities: probabilityMapSchema.optional(),
+  level_probabilities: probabilityMapSchema.optional(),
+  samples: z.array(sampleSchema).min(1).optional(),
+  hidden_states: z.union([z.array(z.number()), z.array(z.array(z.number()))]).optional(),
+  claim_scoring: z.literal("client").optional(),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+/** Probabilities from a client must sum to 1 within this tolerance (rounding in transit is allowed for). */
+export const PROBABILITY_SUM_TOLERANCE = 1e-3;

@@ -1,0 +1,143 @@
+// Spec 2.3's evidence table, per access level, and evaluate rules 1, 3 and 4 — the checks that need more
+// than one field at a time.
+import type { AccessLevel } from "./common.js";
+import { levelRank } from "./common.js";
+import { PROBABILITY_SUM_TOLERANCE, type Evidence } from "./evidence.js";
+import type { Query } from "./query.js";
+
+export interface RuleIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The names a query's option_probabilities must be keyed by, or undefined where any names are allowed. */
+export function expectedOptionNames(query: Query, context: unknown): string[] | undefined {
+  switch (query.type) {
+    case "set":
+      return Object.keys(query.options);
+    case "belief":
+      return ["yes", "no"];
+    case "gate":
+      return ["pass", "fail"];
+    case "judge":
+      return judgeCandidates(context);
+    default:
+      return undefined;
+  }
+}
+
+/** Candidate names of a judge context `{candidates: {name: text}}`, when the context has that shape. */
+export function judgeCandidates(context: unknown): string[] | undefined {
+  if (typeof context !== "object" || context === null || Array.isArray(context)) return undefined;
+  const candidates = (context as Record<string, unknown>).candidates;
+  if (typeof candidates !== "object" || candidates === null || Array.isArray(candidates)) return undefined;
+  return Object.keys(candidates);
+}
+
+/** Which evidence keys a query type needs at a level: the spec's table, spelled once. */
+export function requiredEvidenceKeys(type: Query["type"], level: AccessLevel): (keyof Evidence)[] {
+  if (type === "route") return [];
+  const rank = levelRank(level);
+  if (type === "claim") return rank >= 2 ? ["samples", "claim_scoring"] : ["samples"];
+  if (rank === 0) return ["samples"];
+  return type === "interval" ? ["level_probabilities"] : ["option_probabilities"];
+}
+
+/** Keys a query may carry at a level beyond the required ones. */
+function optionalEvidenceKeys(type: Query["type"], level: AccessLevel): (keyof Evidence)[] {
+  return levelRank(level) >= 4 && type !== "route" ? ["hidden_states"] : [];
+}
+
+const EVIDENCE_KEYS: (keyof Evidence)[] = [
+  "option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring",
+];
+
+function checkProbabilities(
+  map: Record<string, number>, expected: string[] | undefined, path: (string | number)[], what: string,
+): RuleIssue[] {
+  const issues: RuleIssue[] = [];
+  const keys = Object.keys(map);
+  if (expected) {
+    const missing = expected.filter((k) => !(k in map));
+    const extra = keys.filter((k) => !expected.includes(k));
+    if (missing.length > 0 || extra.length > 0) {
+      const parts = [];
+      if (missing.length > 0) parts.push(`lacks ${missing.map((k) => JSON.stringify(k)).join(", ")}`);
+      if (extra.length > 0) parts.push(`has unknown ${extra.map((k) => JSON.stringify(k)).join(", ")}`);
+      issues.push({ path, message: `must hold one probability per ${what} (${expected.join(", ")}); it ${parts.join(" and ")}` });
+      return issues;
+    }
+  } else if (keys.length < 2) {
+    issues.push({ path, message: `must hold a probability for at least 2 ${what}s` });
+    return issues;
+  }
+  const sum = keys.reduce((s, k) => s + map[k]!, 0);
+  if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE) {
+    issues.push({ path, message: `must sum to 1 (within ${PROBABILITY_SUM_TOLERANCE}); it sums to ${sum.toPrecision(6)}` });
+  }
+  return issues;
+}
+
+/** Rule 4: the evidence a query carries at the backend's level. */
+export function evidenceIssues(
+  query: Query, level: AccessLevel, context: unknown, path: (string | number)[],
+): RuleIssue[] {
+  if (query.type === "route") return [];
+  const evidence = query.evidence;
+  const required = requiredEvidenceKeys(query.type, level);
+  if (!evidence) {
+    return [{ path: [...path, "evidence"], message: `is required at ${level} for a ${query.type} query (with ${required.join(", ")}) because the backend is client_evidence` }];
+  }
+  const issues: RuleIssue[] = [];
+  const allowed = new Set([...required, ...optionalEvidenceKeys(query.type, level)]);
+  for (const key of required) {
+    if (evidence[key] === undefined) {
+      issues.push({ path: [...path, "evidence", key], message: `is required for a ${query.type} query at ${level}` });
+    }
+  }
+  for (const key of EVIDENCE_KEYS) {
+    if (evidence[key] !== undefined && !allowed.has(key)) {
+      issues.push({ path: [...path, "evidence", key], message: `is not sent for a ${query.type} query at ${level} (spec 2.3 lists ${[...allowed].join(", ")})` });
+    }
+  }
+  if (evidence.option_probabilities && allowed.has("option_probabilities")) {
+    issues.push(...checkProbabilities(evidence.option_probabilities, expectedOptionNames(query, context), [...path, "evidence", "option_probabilities"], "option"));
+  }
+  if (evidence.level_probabilities && query.type === "interval" && allowed.has("level_probabilities")) {
+    issues.push(...checkProbabilities(evidence.level_probabilities, query.levels.map(String), [...path, "evidence", "level_probabilities"], "level"));
+  }
+  return issues;
+}
+
+/** Rules 1, 3 and 4 of the spec's "Evaluate rules" (2 is in the query schemas, 5 is the service's). */
+export function evaluateRuleIssues(request: {
+  context: unknown;
+  backend?: { provider: string; access_level?: AccessLevel } | undefined;
+  queries: Record<string, Query>;
+}): RuleIssue[] {
+  const issues: RuleIssue[] = [];
+  const entries = Object.entries(request.queries);
+  if (entries.length === 0) issues.push({ path: ["queries"], message: "must name at least one query" });
+  if (!request.backend) {
+    const needing = entries.filter(([, q]) => !(q.type === "route" || (q.type === "judge" && q.cascade)));
+    if (needing.length > 0) {
+      issues.push({ path: ["backend"], message: `is required because ${needing.map(([n]) => `queries.${n}`).join(", ")} ${needing.length === 1 ? "has" : "have"} no cascade` });
+    }
+  }
+  for (const [name, q] of entries) {
+    const path = ["queries", name];
+    if (q.type === "gate" && q.guarantee === "risk_high_probability" && q.delta === undefined) {
+      issues.push({ path: [...path, "delta"], message: "is required when guarantee is risk_high_probability" });
+    }
+    if (q.type === "route" && q.guarantee === "cost_budget" && q.target_cents === undefined) {
+      issues.push({ path: [...path, "target_cents"], message: "is required when guarantee is cost_budget" });
+    }
+    if (q.type === "interval" && new Set(q.levels.map(String)).size !== q.levels.length) {
+      issues.push({ path: [...path, "levels"], message: "must not repeat a level" });
+    }
+    if (request.backend?.provider === "client_evidence" && request.backend.access_level) {
+      issues.push(...evidenceIssues(q, request.backend.access_level, request.context, path));
+    }
+  }
+  return issues;
+}
