@@ -1,0 +1,177 @@
+// GGUF models through node-llama-cpp: the full next-token distribution (L3) and, when the model can embed,
+// pooled hidden states (L4). CPU by default, a GPU when one is present and `gpu` allows it.
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import {
+  getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaEmbeddingContext,
+  type LlamaModel, type Token,
+} from "node-llama-cpp";
+import { CalibkitError, type AccessLevel } from "../api/index.js";
+import { requireLevel } from "./accessLevel.js";
+import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
+import { computeFingerprint } from "./fingerprint.js";
+import { sampleFromRoot } from "./llamaSampling.js";
+import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
+import { chooseThreads } from "./threads.js";
+import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+import type { TokenPath } from "./tokenTrie.js";
+
+export interface LlamaCppAdapterOptions {
+  /** Path of the .gguf file. */
+  modelPath: string;
+  /** CPU threads; default from the model size and the machine (threads.ts). */
+  threads?: number;
+  /** `"auto"` (default) uses a GPU when present; `false` forces the CPU. */
+  gpu?: "auto" | false;
+  /** Tokens per sequence (context + prompt + continuation). Default min(2048, train context). */
+  contextSize?: number;
+  /** Branches evaluated in one batch; bounds memory (one KV stream each). Default 32 for small models, 8 otherwise. */
+  parallelSequences?: number;
+  /** Open an embedding context for hidden states (L4). Default true. */
+  embeddings?: boolean;
+}
+
+const llamas = new Map<string, Promise<Llama>>();
+function sharedLlama(gpu: "auto" | false): Promise<Llama> {
+  const key = String(gpu);
+  let llama = llamas.get(key);
+  if (!llama) {
+    llama = getLlama({ gpu, logLevel: LlamaLogLevel.error });
+    llamas.set(key, llama);
+  }
+  return llama;
+}
+
+class LlamaCppAdapter implements ModelAdapter {
+  readonly provider = "llama.cpp" as const;
+  #disposed = false;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly model: string,
+    readonly accessLevel: AccessLevel,
+    readonly fingerprint: string,
+    private readonly llamaModel: LlamaModel,
+    private readonly context: LlamaContext,
+    private readonly seqs: ScorerSequences,
+    private readonly embedding: LlamaEmbeddingContext | undefined,
+  ) {}
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** Calls share the context's sequences, so they run one at a time. */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#disposed) return Promise.reject(new AdapterDisposedError(this.model));
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => undefined);
+    return run.catch((err: unknown) => {
+      if (err instanceof CalibkitError || (err instanceof Error && err.name === "AbortError")) throw err;
+      throw new AdapterError(`llama.cpp failed on ${this.model}: ${err instanceof Error ? err.message : String(err)}`, err);
+    });
+  }
+
+  /** Prompt tokens with BOS where the model wants one, so a prompt never starts without a predictor. */
+  tokenizePrompt(text: string): Token[] {
+    const tokens = this.llamaModel.tokenize(text, false);
+    const bos = this.llamaModel.tokens.bos;
+    if (bos !== null && (this.llamaModel.tokens.shouldPrependBosToken || tokens.length === 0)) return [bos, ...tokens];
+    return tokens;
+  }
+
+  /**
+   * Tokens of prefix + continuation, tokenised together so the boundary is the one the model would see;
+   * when joint tokenisation changes the prefix tokens, the continuation is tokenised on its own.
+   */
+  #path(prefixTokens: Token[], prefix: string, continuation: string): TokenPath {
+    const joint = this.tokenizePrompt(prefix + continuation);
+    const aligned = joint.length > prefixTokens.length && prefixTokens.every((t, i) => joint[i] === t);
+    const tokens = aligned ? joint : [...prefixTokens, ...this.llamaModel.tokenize(continuation, false, "trimLeadingSpace")];
+    return { tokens, scoreFrom: prefixTokens.length };
+  }
+
+  async scoreContinuations(items: ScoreItem[], options: CallOptions = {}): Promise<number[][]> {
+    requireLevel(this.accessLevel, "L2", "scoring continuations");
+    return this.#exclusive(async () => {
+      const paths: TokenPath[] = [];
+      for (const item of items) {
+        const prefixTokens = this.tokenizePrompt(item.prefix);
+        for (const c of item.continuations) paths.push(this.#path(prefixTokens, item.prefix, c));
+      }
+      const scored = await scorePaths(this.seqs, paths, options.signal);
+      let i = 0;
+      return items.map((item) => item.continuations.map(() => scored[i++]!.reduce((s, lp) => s + lp, 0)));
+    });
+  }
+
+  async firstTokenLogProbs(prefix: string, continuations: string[], options: CallOptions = {}): Promise<number[]> {
+    requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
+    return this.#exclusive(async () => {
+      const prefixTokens = this.tokenizePrompt(prefix);
+      const paths = continuations.map((c) => {
+        const full = this.#path(prefixTokens, prefix, c);
+        return { tokens: full.tokens.slice(0, full.scoreFrom + 1), scoreFrom: full.scoreFrom };
+      });
+      const scored = await scorePaths(this.seqs, paths, options.signal);
+      return scored.map((s) => s[0] ?? 0);
+    });
+  }
+
+  async sample(prompt: string, n: number, options: SampleOptions = {}): Promise<string[]> {
+    return this.#exclusive(() => sampleFromRoot(this.llamaModel, this.seqs, this.tokenizePrompt(prompt), n, options));
+  }
+
+  async hiddenState(text: string, options: CallOptions = {}): Promise<number[]> {
+    requireLevel(this.accessLevel, "L4", "hidden states");
+    return this.#exclusive(async () => {
+      options.signal?.throwIfAborted();
+      const embedding = await this.embedding!.getEmbeddingFor(text);
+      return [...embedding.vector];
+    });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    await this.#queue;
+    await this.embedding?.dispose();
+    await this.context.dispose();
+    await this.llamaModel.dispose();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+}
+
+export async function createLlamaCppAdapter(options: LlamaCppAdapterOptions): Promise<ModelAdapter> {
+  let size: number;
+  try {
+    size = statSync(options.modelPath).size;
+  } catch (cause) {
+    throw new ModelNotFoundError(`No GGUF model at ${options.modelPath}`);
+  }
+  const gpu = options.gpu ?? "auto";
+  const threads = options.threads ?? chooseThreads(size);
+  try {
+    const llama = await sharedLlama(gpu);
+    const model = await llama.loadModel({ modelPath: options.modelPath });
+    const small = size < 256 * 1024 * 1024;
+    const parallel = Math.max(1, options.parallelSequences ?? (small ? 32 : 8));
+    const contextSize = options.contextSize ?? Math.min(2048, model.trainContextSize);
+    const context = await model.createContext({ threads, sequences: parallel + 1, contextSize });
+    const root = context.getSequence();
+    const workers: LlamaContextSequence[] = Array.from({ length: parallel }, () => context.getSequence());
+    let embedding: LlamaEmbeddingContext | undefined;
+    if (options.embeddings ?? true) {
+      embedding = await model.createEmbeddingContext({ threads, contextSize }).catch(() => undefined);
+    }
+    const level: AccessLevel = embedding ? "L4" : "L3";
+    // GPU kernels round differently from the CPU ones, so the compute backend is part of the fingerprint.
+    const fingerprint = await computeFingerprint([options.modelPath], { provider: "llama.cpp", compute: llama.gpu || "cpu" });
+    return new LlamaCppAdapter(basename(options.modelPath), level, fingerprint, model, context, { root, workers }, embedding);
+  } catch (cause) {
+    throw new AdapterError(`Could not load ${options.modelPath} with node-llama-cpp: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+  }
+}

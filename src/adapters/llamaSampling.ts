@@ -1,0 +1,53 @@
+// L0 sampling on node-llama-cpp with our seeded sampler: the prompt is evaluated once, each sample runs on
+// its own copy of it, and all samples advance together one token per batch.
+import type { LlamaModel, Token } from "node-llama-cpp";
+import { alignRoot, copyPrefix, type ScorerSequences } from "./llamaPrefixScorer.js";
+import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
+import type { SampleOptions } from "./types.js";
+
+/** A per-sample seed, so that sample i is the same whatever n is. */
+export function sampleSeed(seed: number, index: number): number {
+  return (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
+}
+
+export async function sampleFromRoot(
+  model: LlamaModel, seqs: ScorerSequences, promptTokens: Token[], n: number, options: SampleOptions,
+): Promise<string[]> {
+  const { seed = 0, maxTokens = 32, temperature = 1, stop = [], signal } = options;
+  const head = promptTokens.slice(0, -1);
+  const last = promptTokens[promptTokens.length - 1]!;
+  await alignRoot(seqs.root, head);
+  const out: string[] = [];
+  for (let from = 0; from < n; from += seqs.workers.length) {
+    const count = Math.min(seqs.workers.length, n - from);
+    const wave = seqs.workers.slice(0, count);
+    await Promise.all(wave.map((seq) => copyPrefix(seq, seqs.root, head.length)));
+    const rngs = wave.map((_, i) => seededRng(sampleSeed(seed, from + i)));
+    const generated: Token[][] = wave.map(() => []);
+    const done = wave.map(() => false);
+    const text = wave.map(() => "");
+    const next: Token[] = wave.map(() => last);
+    for (let step = 0; step < maxTokens && done.includes(false); step++) {
+      signal?.throwIfAborted();
+      const active = wave.map((_, i) => i).filter((i) => !done[i]);
+      const results = await Promise.all(active.map((i) =>
+        wave[i]!.controlledEvaluate([[next[i]!, { generateNext: { probabilities: true } }]])));
+      active.forEach((i, k) => {
+        const probs = results[k]![0]?.next.probabilities;
+        const pairs: [number, number][] = probs ? [...probs].map(([t, p]) => [t, p > 0 ? Math.log(p) : -Infinity]) : [];
+        const token = drawToken(pairs.filter(([, lp]) => lp > -Infinity), temperature, rngs[i]!) as Token;
+        if (model.isEogToken(token)) {
+          done[i] = true;
+          return;
+        }
+        generated[i]!.push(token);
+        next[i] = token;
+        const cut = cutAtStop(model.detokenize(generated[i]!), stop);
+        text[i] = cut.text;
+        if (cut.stopped) done[i] = true;
+      });
+    }
+    out.push(...text);
+  }
+  return out;
+}
