@@ -4,6 +4,8 @@
 export interface CalibkitErrorOptions {
   status?: number;
   field?: string;
+  /** The service's request id (body `request_id` or `x-request-id` header), when a response carried one. */
+  requestId?: string;
   cause?: unknown;
 }
 
@@ -12,12 +14,14 @@ export class CalibkitError extends Error {
   readonly code: string;
   readonly status: number | undefined;
   readonly field: string | undefined;
+  readonly requestId: string | undefined;
 
   constructor(code: string, message: string, options: CalibkitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
     this.field = options.field;
+    this.requestId = options.requestId;
   }
 }
 

@@ -35,6 +35,8 @@ export const evaluateRequestSchema = evaluateRequestShape.superRefine((request, 
   for (const issue of evaluateRuleIssuesOf(request)) ctx.addIssue({ code: "custom", ...issue });
 });
 export type EvaluateRequest = z.infer<typeof evaluateRequestSchema>;
+/** What a caller may pass in (method names in any case, before normalisation). */
+export type EvaluateRequestInput = z.input<typeof evaluateRequestSchema>;
 
 /**
  * What an answer guarantees. The spec leaves the fields open; ours are documented in docs/api.md.

@@ -19,6 +19,7 @@ export * from "./monitor.js";
 export * from "./backends.js";
 export * from "./errorBody.js";
 export * from "./mail.js";
+export * from "./humanQueue.js";
 
 /** Parses an evaluate request; the error names every offending field, schema and rule alike. */
 export function parseEvaluateRequest(value: unknown): EvaluateRequest {
