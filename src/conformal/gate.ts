@@ -1,0 +1,139 @@
+// Gates: score = p(pass), auto_approve when score ≥ λ̂. Three guarantees choose λ̂ (docs/conformal.md):
+// risk (CRC, in expectation), risk_high_probability (LTT, with probability ≥ 1 − δ), fdr (conformal
+// selection + BH across a batch). abstain when no threshold meets the guarantee.
+
+import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
+import { crcThreshold, nextUp } from "./riskControl.js";
+import { floorTimes } from "./exactDecimal.js";
+import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
+import { benjaminiHochberg, selectionPValue } from "./fdr.js";
+import { sortScores } from "./quantile.js";
+import { assertKind } from "./set.js";
+
+export type GateGuarantee = "risk" | "risk_high_probability" | "fdr";
+export type GateDecision = "auto_approve" | "escalate" | "abstain";
+
+export interface GateExamples {
+  /** p(pass) per example (any scale where larger means "more likely pass" works). */
+  readonly scores: ArrayLike<number>;
+  /** 1 / true = pass, 0 / false = fail. */
+  readonly labels: ArrayLike<number | boolean>;
+  /** Loss if example i were approved, in [0, lossBound]; default 1 for a fail, 0 for a pass. risk guarantees only. */
+  readonly losses?: ArrayLike<number>;
+}
+
+export interface GateOptions {
+  readonly guarantee: GateGuarantee;
+  /** risk: bound on expected loss; risk_high_probability: bound on risk; fdr: FDR level q. In (0, 1). */
+  readonly target: number;
+  /** risk_high_probability only: the bound holds with probability ≥ 1 − δ. */
+  readonly delta?: number;
+  /** B, the largest loss (default 1). */
+  readonly lossBound?: number;
+  /** risk_high_probability: thresholds from strict to lenient (default 1001 points from 1 to 0). Fixed before seeing data. */
+  readonly grid?: ArrayLike<number>;
+}
+
+export interface CalibratedGate {
+  readonly kind: "gate";
+  readonly guarantee: GateGuarantee;
+  readonly target: number;
+  readonly delta?: number;
+  readonly n: number;
+  /** risk / risk_high_probability: approve iff score ≥ threshold. fdr: the single-query threshold (batch of one). */
+  readonly threshold: number;
+  /** False when no threshold meets the guarantee: every decision is then abstain. */
+  readonly feasible: boolean;
+  /** Empirical risk at the threshold (risk guarantees). */
+  readonly empiricalRisk: number;
+  /** fdr: ascending scores of the calibration fails (for conformal p-values). */
+  readonly failScores?: Float64Array;
+}
+
+function labelValue(v: number | boolean, i: number): 0 | 1 {
+  if (v === true || v === 1) return 1;
+  if (v === false || v === 0) return 0;
+  throw invalid(`labels[${i}] must be pass (1/true) or fail (0/false)`, `labels[${i}]`);
+}
+
+export function calibrateGate(examples: GateExamples, options: GateOptions): CalibratedGate {
+  checkUnitOpen(options.target, "target");
+  const n = examples.scores.length;
+  if (examples.labels.length !== n) throw invalid(`labels has ${examples.labels.length} entries for ${n} scores`, "labels");
+  const B = options.lossBound ?? 1;
+  if (!(B > 0 && Number.isFinite(B))) throw invalid(`lossBound must be a positive number`, "lossBound");
+  const losses = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(examples.scores[i]!)) throw invalid(`scores[${i}] is NaN`, `scores[${i}]`);
+    const pass = labelValue(examples.labels[i]!, i);
+    const l = examples.losses ? examples.losses[i]! : 1 - pass;
+    if (!(l >= 0 && l <= B)) throw invalid(`losses[${i}] must lie in [0, ${B}]`, `losses[${i}]`);
+    losses[i] = l;
+  }
+  const base = { kind: "gate" as const, guarantee: options.guarantee, target: options.target, n };
+  if (options.guarantee === "risk") {
+    const r = crcThreshold(examples.scores, losses, options.target, B);
+    return Object.freeze({ ...base, threshold: r.threshold, feasible: r.feasible, empiricalRisk: r.empiricalRisk });
+  }
+  if (options.guarantee === "risk_high_probability") {
+    if (options.delta === undefined) throw invalid("risk_high_probability needs delta", "delta");
+    checkUnitOpen(options.delta, "delta");
+    return Object.freeze({ ...base, delta: options.delta, ...lttGate(examples.scores, losses, options, B) });
+  }
+  if (options.guarantee === "fdr") {
+    const fails: number[] = [];
+    for (let i = 0; i < n; i++) if (labelValue(examples.labels[i]!, i) === 0) fails.push(examples.scores[i]!);
+    const failScores = sortScores(fails);
+    // Batch of one: approve iff p ≤ q, i.e. (1 + #{fails ≥ s})/(n+1) ≤ q ⇔ #{fails ≥ s} ≤ ⌊q(n+1)⌋ − 1.
+    const allowed = floorTimes(n + 1, options.target) - 1;
+    const feasible = allowed >= 0;
+    const m = failScores.length;
+    const threshold = !feasible ? Infinity : allowed >= m ? -Infinity : nextUp(failScores[m - 1 - allowed]!);
+    return Object.freeze({ ...base, threshold, feasible, empiricalRisk: NaN, failScores });
+  }
+  throw new ConformalError("UNKNOWN_METHOD", `unknown gate guarantee "${String(options.guarantee)}"; known: risk, risk_high_probability, fdr`, { field: "guarantee" });
+}
+
+function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateOptions, B: number) {
+  const grid = options.grid ? Float64Array.from(options.grid) : defaultThresholdGrid();
+  for (let j = 1; j < grid.length; j++) if (!(grid[j]! < grid[j - 1]!)) throw invalid("grid must be strictly decreasing (strict to lenient)", "grid");
+  const n = scores.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+  const pValues = new Float64Array(grid.length);
+  const risks = new Float64Array(grid.length);
+  let t = 0;
+  let sum = 0;
+  for (let j = 0; j < grid.length; j++) {
+    while (t < n && scores[order[t]!]! >= grid[j]!) sum += losses[order[t++]!]! / B;
+    risks[j] = n ? sum / n : 0;
+    pValues[j] = hoeffdingBentkusPValue(risks[j]!, n, options.target / B);
+  }
+  const r = fixedSequenceRejections(pValues, options.delta!);
+  if (r === 0) return { threshold: Infinity, feasible: false, empiricalRisk: 0 };
+  return { threshold: grid[r - 1]!, feasible: true, empiricalRisk: risks[r - 1]! * B };
+}
+
+/** Conformal p-value of "this item fails" (fdr gates). */
+export function gatePValue(cal: CalibratedGate, score: number): number {
+  assertKind(cal, "gate", "gatePValue");
+  if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
+  return selectionPValue(cal.failScores, cal.n, score);
+}
+
+/** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q). */
+export function decide(cal: CalibratedGate, score: number): GateDecision {
+  assertKind(cal, "gate", "decide");
+  if (Number.isNaN(score)) throw invalid("score is NaN", "score");
+  if (!cal.feasible) return "abstain";
+  if (cal.guarantee === "fdr") return gatePValue(cal, score) <= cal.target ? "auto_approve" : "escalate";
+  return score >= cal.threshold ? "auto_approve" : "escalate";
+}
+
+/** Decisions for a batch of queries: fdr applies BH across the batch; the others decide one by one. */
+export function decideBatch(cal: CalibratedGate, scores: ArrayLike<number>): GateDecision[] {
+  assertKind(cal, "gate", "decideBatch");
+  if (cal.guarantee !== "fdr") return Array.from(scores as ArrayLike<number>, (s) => decide(cal, s));
+  if (!cal.feasible) return Array.from(scores as ArrayLike<number>, () => "abstain" as const);
+  const p = Array.from(scores as ArrayLike<number>, (s) => gatePValue(cal, s));
+  return benjaminiHochberg(p, cal.target).map((sel) => (sel ? "auto_approve" : "escalate"));
+}

@@ -1,0 +1,110 @@
+// Public face of the conformal engine: pure statistics, "scores in, sets out" (docs/conformal.md).
+// Nothing here does I/O or imports another folder; randomness is always an injected `rng`.
+
+export { ConformalError, type ConformalErrorCode } from "./errors.js";
+export { mulberry32, seedFromString, rngFromString, permutation, type Rng } from "./rng.js";
+export { decimalFraction, ceilTimesComplement, floorTimes, ceilTimes } from "./exactDecimal.js";
+export {
+  conformalRank,
+  conformalQuantile,
+  conformalPValue,
+  orderStatistic,
+  sortScores,
+  countBelow,
+  countAtMost,
+} from "./quantile.js";
+export { minimumN, recommendedN, coverageWithinProbability } from "./sampleSize.js";
+export { METHODS, resolveMethod, type MethodInfo, type MethodName, type SetMethod, type IntervalMethod } from "./registry.js";
+export type { ProbabilityRows } from "./rows.js";
+export type { Stratum } from "./strata.js";
+
+// set
+export {
+  calibrateSet,
+  predictSet,
+  setScores,
+  type SetExamples,
+  type SetOptions,
+  type CalibratedSet,
+  type SetQuery,
+  type SetPrediction,
+} from "./set.js";
+export { RAPS_LAMBDA_GRID, RAPS_DEFAULTS } from "./rapsTuning.js";
+export { lacScore, lacOptionScores } from "./scores/lac.js";
+export { apsScoreAndRank, apsOptionScores, descendingOrder } from "./scores/aps.js";
+export { rapsScore } from "./scores/raps.js";
+export { calibrateOptionBeliefs, predictOptionBeliefs, type CalibratedOptionBeliefs } from "./vennAbersOptions.js";
+
+// interval
+export {
+  calibrateInterval,
+  predictInterval,
+  type OrdinalExamples,
+  type OrdinalOptions,
+  type CalibratedOrdinal,
+  type IntervalQuery,
+  type IntervalPrediction,
+} from "./ordinal.js";
+export { ordinalCqrBounds, ordinalApsScores } from "./ordinalScores.js";
+export {
+  calibrateNumericInterval,
+  predictNumericInterval,
+  cqrScore,
+  type NumericIntervalExamples,
+  type CalibratedNumericInterval,
+  type NumericIntervalPrediction,
+} from "./interval.js";
+
+// belief
+export { calibrateBelief, predictBelief, vennAbersReference, type CalibratedBelief, type BeliefPrediction } from "./vennAbers.js";
+
+// gate
+export {
+  calibrateGate,
+  decide,
+  decideBatch,
+  gatePValue,
+  type GateExamples,
+  type GateOptions,
+  type GateGuarantee,
+  type GateDecision,
+  type CalibratedGate,
+} from "./gate.js";
+export { crcThreshold, nextUp, type CrcResult } from "./riskControl.js";
+export { hoeffdingBentkusPValue, fixedSequenceRejections, defaultThresholdGrid } from "./ltt.js";
+export { selectionPValue, benjaminiHochberg } from "./fdr.js";
+
+// claim
+export {
+  calibrateClaims,
+  filterClaims,
+  claimExampleScore,
+  type ScoredClaim,
+  type LabelledClaim,
+  type CalibratedClaims,
+  type ClaimDecision,
+  type ClaimFiltering,
+} from "./claim.js";
+export { agreementFrequencies, normalizeClaimText, splitIntoClaims } from "./agreement.js";
+
+// judge and route
+export { judgeStage, judgeCascade, HUMAN_QUEUE, type JudgeStageInput, type JudgeStep, type JudgeOutcome } from "./judge.js";
+export {
+  calibrateRoute,
+  routeStep,
+  DEFAULT_ROUTE_GRID,
+  type RouteExamples,
+  type RouteOptions,
+  type CalibratedRoute,
+} from "./route.js";
+
+// audit, monitor
+export { clopperPearson, auditCoverage, type AuditResult } from "./audit.js";
+export { createMonitor, updateMonitor, monitorEValue, type MonitorState } from "./monitor.js";
+
+// beta-function helpers (Clopper–Pearson, Bentkus, coverage law)
+export { regularizedBeta, inverseRegularizedBeta, binomialCdf, logGamma, logBeta } from "./beta.js";
+
+// workflow verb and persistence
+export { calibrate, type CalibrateInput, type Calibrated } from "./calibrate.js";
+export { calibratedToJSON, calibratedFromJSON } from "./serialize.js";

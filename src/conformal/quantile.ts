@@ -1,0 +1,69 @@
+// The split-conformal order statistic (Vovk et al. 2005; Lei et al. 2018): the k-th smallest of n
+// calibration scores with k = ⌈(n+1)(1−α)⌉, +∞ when k > n. Everything else in the engine is built on it.
+
+import { ceilTimesComplement } from "./exactDecimal.js";
+import { checkUnitOpen, invalid } from "./errors.js";
+import type { Rng } from "./rng.js";
+
+/** k = ⌈(n+1)(1−α)⌉, computed exactly on the decimal α. May exceed n (then the quantile is +∞). */
+export function conformalRank(n: number, alpha: number): number {
+  checkUnitOpen(alpha, "alpha");
+  if (!Number.isInteger(n) || n < 0) throw invalid(`n must be a non-negative integer, got ${n}`, "n");
+  return ceilTimesComplement(n + 1, alpha);
+}
+
+/** Ascending copy of the scores; NaN is refused (it would sort nowhere). −∞ and +∞ are allowed. */
+export function sortScores(scores: ArrayLike<number>, field = "scores"): Float64Array {
+  const out = Float64Array.from(scores as ArrayLike<number>);
+  for (let i = 0; i < out.length; i++) {
+    if (Number.isNaN(out[i]!)) throw invalid(`${field}[${i}] is NaN`, `${field}[${i}]`);
+  }
+  return out.sort();
+}
+
+/** k-th smallest (1-based) of ascending scores; +∞ when k > n. */
+export function orderStatistic(sorted: Float64Array, k: number): number {
+  return k > sorted.length ? Infinity : k < 1 ? -Infinity : sorted[k - 1]!;
+}
+
+/** The split-conformal threshold q̂ of ascending scores at miscoverage α. */
+export function conformalQuantile(sorted: Float64Array, alpha: number): number {
+  return orderStatistic(sorted, conformalRank(sorted.length, alpha));
+}
+
+/** Number of ascending scores < s (binary search). */
+export function countBelow(sorted: Float64Array, s: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Number of ascending scores ≤ s (binary search). */
+export function countAtMost(sorted: Float64Array, s: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Conformal p-value of a test score against ascending calibration scores (larger = stranger).
+ * Without rng: (#{s_i ≥ s} + 1)/(n + 1), so s ≤ q̂ ⇔ p > α exactly.
+ * With rng (smoothed, Vovk et al. 2005): (#{s_i > s} + U·(#{s_i = s} + 1))/(n + 1), exactly uniform under exchangeability.
+ */
+export function conformalPValue(sorted: Float64Array, score: number, rng?: Rng): number {
+  const n = sorted.length;
+  const below = countBelow(sorted, score);
+  if (!rng) return (n - below + 1) / (n + 1);
+  const atMost = countAtMost(sorted, score);
+  return (n - atMost + rng() * (atMost - below + 1)) / (n + 1);
+}

@@ -1,0 +1,53 @@
+// Mondrian calibration (Vovk et al. 2005, ch. 4; crepes' `bins`): scores are split by a stratum key and
+// each stratum is calibrated on its own examples, its own n deciding whether its quantile is finite.
+// An unseen stratum is an empty one: n = 0, threshold +∞.
+
+import { conformalRank, orderStatistic, sortScores } from "./quantile.js";
+
+/** One calibrated stratum: its ascending scores and the split-conformal threshold at the object's α. */
+export interface Stratum {
+  readonly n: number;
+  /** ⌈(n+1)(1−α)⌉; may exceed n. */
+  readonly k: number;
+  /** k-th smallest score, +∞ when k > n. */
+  readonly threshold: number;
+  /** Ascending calibration scores (for p-values and for recalibrating at another α). */
+  readonly scores: Float64Array;
+}
+
+export function makeStratum(sortedScores: Float64Array, alpha: number): Stratum {
+  const k = conformalRank(sortedScores.length, alpha);
+  return Object.freeze({ n: sortedScores.length, k, threshold: orderStatistic(sortedScores, k), scores: sortedScores });
+}
+
+/** Splits scores by key (in example order) and calibrates every stratum. */
+export function buildStrata(scores: Float64Array, keys: readonly string[] | undefined, alpha: number): Map<string, Stratum> {
+  const strata = new Map<string, Stratum>();
+  if (!keys) {
+    strata.set("", makeStratum(sortScores(scores), alpha));
+    return strata;
+  }
+  const buckets = new Map<string, number[]>();
+  for (let i = 0; i < scores.length; i++) {
+    const key = keys[i]!;
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, (b = []));
+    b.push(scores[i]!);
+  }
+  for (const [key, list] of [...buckets].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    strata.set(key, makeStratum(sortScores(list), alpha));
+  }
+  return strata;
+}
+
+const EMPTY = new Float64Array(0);
+
+export function stratumOrEmpty(strata: ReadonlyMap<string, Stratum>, key: string, alpha: number): Stratum {
+  return strata.get(key) ?? makeStratum(EMPTY, alpha);
+}
+
+/** Stratum key: group, and the class for class-conditional calibration; "" when neither applies. */
+export function stratumKey(group: string | undefined, classIndex: number | undefined): string {
+  const g = group ?? "";
+  return classIndex === undefined ? g : `${g}\u001f${classIndex}`;
+}

@@ -1,0 +1,90 @@
+// Inductive Venn–Abers predictors (Vovk & Petej 2014; Vovk, Petej & Fedorova 2015): isotonic regression
+// of the labels on the calibration scores, refitted with the test point added with label 0 and with
+// label 1. Fit once in O(n log n), predict in O(log n).
+
+import { invalid } from "./errors.js";
+
+import { assertKind } from "./set.js";
+
+export interface CalibratedBelief {
+  readonly kind: "belief";
+  readonly n: number;
+  /** Distinct calibration scores, ascending (k' of them). */
+  readonly xs: Float64Array;
+  /** p0 / p1 for a test score strictly between xs[g-1] and xs[g] (g = 0..k'). */
+  readonly p0Gap: Float64Array;
+  readonly p1Gap: Float64Array;
+  /** p0 / p1 for a test score equal to xs[j] (j = 0..k'-1). */
+  readonly p0Tie: Float64Array;
+  readonly p1Tie: Float64Array;
+}
+
+export interface BeliefPrediction {
+  /** Isotonic fit at the test score with the test labelled 0, and labelled 1 (p0 ≤ p1). */
+  readonly p0: number;
+  readonly p1: number;
+  /** p1 / (1 − p0 + p1): the log-loss-minimax merge (Vovk & Petej 2014). */
+  readonly probability: number;
+}
+
+export { fitVennAbers as calibrateBelief } from "./vennAbersFit.js";
+
+function lowerIndex(xs: Float64Array, s: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Venn–Abers probabilities for one test score. O(log n). */
+export function predictBelief(cal: CalibratedBelief, score: number): BeliefPrediction {
+  assertKind(cal, "belief", "predictBelief");
+  if (Number.isNaN(score)) throw invalid("score is NaN", "score");
+  const g = lowerIndex(cal.xs, score);
+  const tie = g < cal.xs.length && cal.xs[g] === score;
+  const p0 = tie ? cal.p0Tie[g]! : cal.p0Gap[g]!;
+  const p1 = tie ? cal.p1Tie[g]! : cal.p1Gap[g]!;
+  return { p0, p1, probability: p1 / (1 - p0 + p1) };
+}
+
+/**
+ * Reference Venn–Abers by refitting PAV with the test point added (O(n) per test point after sorting).
+ * Used by the tests to check the fast fit; scores that tie are pooled (the fit is a function of the score).
+ */
+export function vennAbersReference(scores: ArrayLike<number>, labels: ArrayLike<number>, test: number): BeliefPrediction {
+  const fitAt = (label: number) => {
+    const xs = Array.from(scores as ArrayLike<number>).concat(test);
+    const ys = Array.from(labels as ArrayLike<number>).concat(label);
+    const idx = xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
+    // Pool equal scores, then PAV over the pooled blocks.
+    const blocks: { x: number; w: number; s: number }[] = [];
+    for (const i of idx) {
+      const last = blocks[blocks.length - 1];
+      if (last && last.x === xs[i]) {
+        last.w++;
+        last.s += ys[i]!;
+      } else blocks.push({ x: xs[i]!, w: 1, s: ys[i]! });
+    }
+    const stack: { w: number; s: number; first: number }[] = [];
+    blocks.forEach((b, bi) => {
+      let cur = { w: b.w, s: b.s, first: bi };
+      while (stack.length && stack[stack.length - 1]!.s / stack[stack.length - 1]!.w >= cur.s / cur.w) {
+        const top = stack.pop()!;
+        cur = { w: top.w + cur.w, s: top.s + cur.s, first: top.first };
+      }
+      stack.push(cur);
+    });
+    const at = blocks.findIndex((b) => b.x === test);
+    for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.first <= at) return stack[k]!.s / stack[k]!.w;
+    return NaN;
+  };
+  const p0 = fitAt(0);
+  const p1 = fitAt(1);
+  return { p0, p1, probability: p1 / (1 - p0 + p1) };
+}
+
+

@@ -1,0 +1,43 @@
+// Per-option Venn–Abers for set answers (`venn_abers (per option)`): one-vs-rest, option j calibrated on
+// (p_ij, 1{label_i = j}) over all examples (Vovk & Petej 2014 applied per class).
+
+import { invalid } from "./errors.js";
+import { checkLabel, rowView, type ProbabilityRows } from "./rows.js";
+import { assertKind } from "./set.js";
+import { calibrateBelief, predictBelief, type BeliefPrediction, type CalibratedBelief } from "./vennAbers.js";
+
+export interface CalibratedOptionBeliefs {
+  readonly kind: "option-beliefs";
+  readonly width: number;
+  readonly perOption: readonly CalibratedBelief[];
+}
+
+/** Needs equal row lengths (option j means the same option in every example). */
+export function calibrateOptionBeliefs(examples: { probabilities: ProbabilityRows; labels: ArrayLike<number> }): CalibratedOptionBeliefs {
+  const view = rowView(examples.probabilities);
+  const n = view.count;
+  if (examples.labels.length !== n) throw invalid(`labels has ${examples.labels.length} entries for ${n} rows`, "labels");
+  const K = n ? view.width(0) : 0;
+  const perOption: CalibratedBelief[] = [];
+  const s = new Float64Array(n);
+  const y = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (view.width(i) !== K) throw invalid(`row ${i} has ${view.width(i)} options, row 0 has ${K}`, `probabilities[${i}]`);
+    checkLabel(examples.labels[i]!, K, `labels[${i}]`);
+  }
+  for (let j = 0; j < K; j++) {
+    for (let i = 0; i < n; i++) {
+      s[i] = view.data(i)[view.offset(i) + j]!;
+      y[i] = examples.labels[i] === j ? 1 : 0;
+    }
+    perOption.push(calibrateBelief(s, y));
+  }
+  return Object.freeze({ kind: "option-beliefs" as const, width: K, perOption });
+}
+
+/** [p0, p1] (and merged probability) per option, in input order. */
+export function predictOptionBeliefs(cal: CalibratedOptionBeliefs, probabilities: ArrayLike<number>): BeliefPrediction[] {
+  assertKind(cal, "option-beliefs", "predictOptionBeliefs");
+  if (probabilities.length !== cal.width) throw invalid(`expected ${cal.width} probabilities, got ${probabilities.length}`, "probabilities");
+  return cal.perOption.map((c, j) => predictBelief(c, probabilities[j]!));
+}
