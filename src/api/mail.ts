@@ -87,3 +87,23 @@ export const MAIL_CODES = {
   rateLimited: 1429,
   internal: 1500,
 } as const;
+
+/**
+ * Extension (docs/api.md): GET /api/batch_mail/api/status/{api_log_id} answers the envelope with this in `data`,
+ * the current lifecycle of an earlier send or batch send. Missing or null fields read as the same safe defaults.
+ */
+export const sendStatusSchema = z.looseObject({
+  api_log_id: z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
+  status: text(""),
+  engine: text(""),
+  injection_status: text("unknown"),
+  delivery_status: text("unknown"),
+  message_ids: z.array(z.string().nullable()).nullish().transform((v) => (v ?? []).filter((x): x is string => x !== null)),
+  updated_at: z.string().nullish().transform((v) => v ?? null),
+});
+export type SendStatus = z.output<typeof sendStatusSchema>;
+
+/** The name of a MAIL_CODES entry for a code, or undefined for a code of another service. */
+export function mailCodeName(code: number): keyof typeof MAIL_CODES | undefined {
+  return (Object.keys(MAIL_CODES) as (keyof typeof MAIL_CODES)[]).find((k) => MAIL_CODES[k] === code);
+}

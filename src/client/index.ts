@@ -13,3 +13,6 @@ export {
 } from "./retryPolicy.js";
 export { systemClock, type Clock } from "./clock.js";
 export { createClientDispatcher, sharedClientDispatcher, type ClientDispatcherOptions } from "./dispatcher.js";
+export { MailClient, type MailClientOptions } from "./mailClient.js";
+export { MailServiceError, MailTransportError } from "./mailErrors.js";
+export { mailApiPrefix } from "./mailUrl.js";
