@@ -1,0 +1,14 @@
+// Datasets: the record types, the importers (JSON Lines, MMLU-style CSV), the seeded generators of
+// the bundled fixtures, and the seeded split a run uses.
+export * from "./types.js";
+export { DatasetError, type DatasetErrorLocation } from "./errors.js";
+export { parseCsv, type CsvRecord } from "./importers/csv.js";
+export { importMmluCsv } from "./importers/mmluCsv.js";
+export { importJsonLines, toJsonLines } from "./importers/jsonLines.js";
+export { loadDataset, parseDataset, DATASET_EXTENSIONS } from "./load.js";
+export { splitDataset, totalOf, type Split, type SplitSizes } from "./split.js";
+export { generateStoryCloze, OPTION_NAMES } from "./generators/storyCloze.js";
+export { STORY_TEMPLATES, type StoryTemplate } from "./generators/storyTemplates.js";
+export { generateOrdinal, SIZE_LEVELS } from "./generators/ordinal.js";
+export { generateClaims } from "./generators/claims.js";
+export { generatePassFail } from "./generators/passFail.js";

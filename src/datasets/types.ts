@@ -1,0 +1,70 @@
+// The record types of calibkit's datasets: what one labelled item looks like before any model sees it.
+// Each file of fixtures/ holds one kind; the kind decides which query type the item calibrates.
+
+/** A multiple-choice item (set queries): the gold answer is one of the option names. */
+export interface MultipleChoiceItem {
+  id: string;
+  /** Text the question is asked about; may be empty (an MMLU question carries everything itself). */
+  context: string;
+  /** The question or the sentence to complete; absent when the context ends where the answer goes. */
+  question?: string;
+  /** Option name → option text, in display order (e.g. A..D). */
+  options: Record<string, string>;
+  /** The gold option name. */
+  answer: string;
+  /** Mondrian group (e.g. the MMLU subject or the story template); optional. */
+  group?: string;
+}
+
+/** An ordinal item (interval queries): the gold answer is one of the ordered levels. */
+export interface OrdinalItem {
+  id: string;
+  context: string;
+  question?: string;
+  /** The levels from lowest to highest (2 to 10). */
+  levels: string[];
+  answer: string;
+  group?: string;
+}
+
+/** One claim of a response and whether it is true of the context. */
+export interface LabelledClaim {
+  text: string;
+  correct: boolean;
+}
+
+/** A claims item (claim queries): a response split into claims, each labelled correct or not. */
+export interface ClaimsItem {
+  id: string;
+  context: string;
+  question?: string;
+  /** The sampled response the claims were taken from. */
+  response: string;
+  claims: LabelledClaim[];
+  group?: string;
+}
+
+/** A pass/fail item (gates): does the statement in `question` hold for the context? */
+export interface PassFailItem {
+  id: string;
+  context: string;
+  question: string;
+  answer: "pass" | "fail";
+  group?: string;
+}
+
+export type DatasetKind = "multiple_choice" | "ordinal" | "claims" | "pass_fail";
+
+export interface DatasetItemOf {
+  multiple_choice: MultipleChoiceItem;
+  ordinal: OrdinalItem;
+  claims: ClaimsItem;
+  pass_fail: PassFailItem;
+}
+
+/** A loaded dataset: one kind, its items in file order, and where they came from. */
+export type Dataset = {
+  [K in DatasetKind]: { kind: K; items: DatasetItemOf[K][]; source: string };
+}[DatasetKind];
+
+export type MultipleChoiceDataset = Extract<Dataset, { kind: "multiple_choice" }>;
