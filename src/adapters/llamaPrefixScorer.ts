@@ -55,7 +55,7 @@ export async function scorePaths(
 ): Promise<number[][]> {
   if (paths.length === 0) return [];
   const base = commonPrefixLength(paths);
-  await alignRoot(seqs.root, paths[0]!.tokens.slice(0, base));
+  await alignRoot(seqs.root, paths[0]!.tokens.slice(0, base) as Token[]);
   const results: number[][] = new Array(paths.length);
   const waveSize = seqs.workers.length;
   for (let from = 0; from < paths.length; from += waveSize) {
