@@ -31,7 +31,8 @@ function classify(kind: SendKind, issues: { code: string; path: PropertyKey[]; o
     if (has((i) => top(i) && i.code === "too_big")) return "batchTooLarge";
     if (has((i) => top(i) && i.code === "too_small")) return "batchEmpty";
   }
-  if (issues.every((i) => ADDRESS_FIELD.test(i.path.map(String).join(".")))) return "invalidAddress";
+  // A missing or non-string address is a malformed request; a string that is no address is invalidAddress.
+  if (issues.every((i) => i.code !== "invalid_type" && ADDRESS_FIELD.test(i.path.map(String).join(".")))) return "invalidAddress";
   return "invalidRequest";
 }
 
