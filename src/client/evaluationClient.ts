@@ -82,22 +82,22 @@ export class EvaluationClient {
   }
 
   /** POST /evaluate. A 424 rejects with InsufficientCalibrationError carrying the heuristic answers. */
-  evaluate(request: EvaluateRequestInput, call?: CallOptions): Promise<Output<typeof evaluateResponseSchema>> {
+  async evaluate(request: EvaluateRequestInput, call?: CallOptions): Promise<Output<typeof evaluateResponseSchema>> {
     return this.#call(evaluateResponseSchema, "POST", "/evaluate", parseEvaluateRequest(request), call);
   }
 
   /** POST /calibration-profiles. */
-  createProfile(request: CreateProfileRequest, call?: CallOptions): Promise<Output<typeof profileSchema>> {
+  async createProfile(request: CreateProfileRequest, call?: CallOptions): Promise<Output<typeof profileSchema>> {
     return this.#call(profileSchema, "POST", "/calibration-profiles", parseCreateProfileRequest(request), call);
   }
 
   /** GET /calibration-profiles: every profile, unpaged. */
-  listProfiles(call?: CallOptions): Promise<Output<typeof profileListSchema>> {
+  async listProfiles(call?: CallOptions): Promise<Output<typeof profileListSchema>> {
     return this.#call(profileListSchema, "GET", "/calibration-profiles", undefined, call);
   }
 
   /** GET /calibration-profiles/{name}. */
-  getProfile(name: string, call?: CallOptions): Promise<Output<typeof profileSchema>> {
+  async getProfile(name: string, call?: CallOptions): Promise<Output<typeof profileSchema>> {
     return this.#call(profileSchema, "GET", this.#profilePath(name), undefined, call);
   }
 
@@ -105,53 +105,53 @@ export class EvaluationClient {
    * POST /calibration-profiles/{name}/examples. Not idempotent by nature: a retried call is recognised by the
    * service through its `Idempotency-Key` (docs/api.md); pass `idempotencyKey` to dedupe across processes.
    */
-  addExamples(name: string, examples: ExampleRecord[], call?: CallOptions): Promise<Output<typeof profileSchema>> {
+  async addExamples(name: string, examples: ExampleRecord[], call?: CallOptions): Promise<Output<typeof profileSchema>> {
     const path = `${this.#profilePath(name)}/examples`;
     return this.#call(profileSchema, "POST", path, parseOrThrow(examplesRequestSchema, { examples }, "examples request"), call);
   }
 
   /** POST /calibration-profiles/{name}/label-with-judge: starts a labelling job. */
-  labelWithJudge(name: string, request: LabelWithJudgeRequest, call?: CallOptions): Promise<Output<typeof labellingJobSchema>> {
+  async labelWithJudge(name: string, request: LabelWithJudgeRequest, call?: CallOptions): Promise<Output<typeof labellingJobSchema>> {
     const path = `${this.#profilePath(name)}/label-with-judge`;
     return this.#call(labellingJobSchema, "POST", path, parseOrThrow(labelWithJudgeRequestSchema, request, "label-with-judge request"), call);
   }
 
   /** Extension: GET /calibration-profiles/{name}/label-with-judge/{id}, a labelling job's current state. */
-  getLabellingJob(name: string, jobId: string, call?: CallOptions): Promise<Output<typeof labellingJobSchema>> {
+  async getLabellingJob(name: string, jobId: string, call?: CallOptions): Promise<Output<typeof labellingJobSchema>> {
     const path = `${this.#profilePath(name)}/label-with-judge/${segment(jobId, "jobId")}`;
     return this.#call(labellingJobSchema, "GET", path, undefined, call);
   }
 
   /** POST /calibration-profiles/{name}/audit with labelled examples held out from calibration. */
-  audit(name: string, examples: ExampleRecord[], call?: CallOptions): Promise<Output<typeof auditResultSchema>> {
+  async audit(name: string, examples: ExampleRecord[], call?: CallOptions): Promise<Output<typeof auditResultSchema>> {
     const path = `${this.#profilePath(name)}/audit`;
     return this.#call(auditResultSchema, "POST", path, parseOrThrow(examplesRequestSchema, { examples }, "audit request"), call);
   }
 
   /** POST /calibration-profiles/{name}/monitors. */
-  createMonitor(name: string, request: CreateMonitorRequest, call?: CallOptions): Promise<Output<typeof monitorSchema>> {
+  async createMonitor(name: string, request: CreateMonitorRequest, call?: CallOptions): Promise<Output<typeof monitorSchema>> {
     const path = `${this.#profilePath(name)}/monitors`;
     return this.#call(monitorSchema, "POST", path, parseOrThrow(createMonitorRequestSchema, request, "monitor request"), call);
   }
 
   /** GET /calibration-profiles/{name}/monitors. */
-  listMonitors(name: string, call?: CallOptions): Promise<Output<typeof monitorListSchema>> {
+  async listMonitors(name: string, call?: CallOptions): Promise<Output<typeof monitorListSchema>> {
     return this.#call(monitorListSchema, "GET", `${this.#profilePath(name)}/monitors`, undefined, call);
   }
 
   /** GET /calibration-profiles/{name}/monitors/{id}/alerts. */
-  listAlerts(name: string, monitorId: string, call?: CallOptions): Promise<Output<typeof alertListSchema>> {
+  async listAlerts(name: string, monitorId: string, call?: CallOptions): Promise<Output<typeof alertListSchema>> {
     const path = `${this.#profilePath(name)}/monitors/${segment(monitorId, "monitorId")}/alerts`;
     return this.#call(alertListSchema, "GET", path, undefined, call);
   }
 
   /** GET /backends: configured backends with their detected access level. */
-  listBackends(call?: CallOptions): Promise<Output<typeof backendListSchema>> {
+  async listBackends(call?: CallOptions): Promise<Output<typeof backendListSchema>> {
     return this.#call(backendListSchema, "GET", "/backends", undefined, call);
   }
 
   /** Extension: GET /human-queue, the items waiting for a person. */
-  listHumanQueue(call?: CallOptions): Promise<Output<typeof humanQueueSchema>> {
+  async listHumanQueue(call?: CallOptions): Promise<Output<typeof humanQueueSchema>> {
     return this.#call(humanQueueSchema, "GET", "/human-queue", undefined, call);
   }
 }
