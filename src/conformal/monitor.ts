@@ -50,7 +50,9 @@ export function updateMonitor(state: MonitorState, miscovered: boolean): Monitor
   const t = state.t + 1;
   const hit = logE >= Math.log(1 / state.falseAlarmRate);
   return {
-    ...state,
+    version: 1,
+    alpha: state.alpha,
+    falseAlarmRate: state.falseAlarmRate,
     t,
     errors: state.errors + err,
     logE,
