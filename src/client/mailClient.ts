@@ -96,7 +96,8 @@ export class MailClient {
     }
     // The result sits in `data`; a service that puts its fields beside the envelope's is read there instead.
     const inData = isObject(envelope.data);
-    const result = schema.safeParse(inData ? envelope.data : json);
+    const { success: _s, code: _c, msg: _m, data: _d, ...beside } = json as Record<string, unknown>;
+    const result = schema.safeParse(inData ? envelope.data : beside);
     if (result.success) return result.data;
     const issues = fieldIssues(result.error).map((i) =>
       inData ? { field: `data.${i.field}`, message: i.message.replace(/^`([^`]*)`/, "`data.$1`") } : i);
