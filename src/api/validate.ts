@@ -42,6 +42,11 @@ function sentence(issue: Issue, field: string): string {
     case "invalid_value":
       return `${subject} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "invalid_union": {
+      // A missing value fails every branch with "received undefined": say it is required, not that no shape fits.
+      const branches = (issue as { errors?: Issue[][] }).errors ?? [];
+      if (branches.length > 0 && branches.every((b) => b.some((i) => i.code === "invalid_type" && i.path.length === 0 && /received undefined/.test(i.message)))) {
+        return `${subject} is required`;
+      }
       const options = (issue as { options?: unknown[] }).options;
       if (options) return `${subject} must be one of ${options.map((v) => JSON.stringify(v)).join(", ")}`;
       return `${subject} ${issue.message.startsWith("Invalid input") ? "has none of the accepted shapes" : issue.message}`;
