@@ -1,0 +1,92 @@
+// The service's configuration file (`calibkit serve --config FILE`, JSON) and its defaults. Keys may be given
+// in clear (hashed at load, never kept) or as `{hash: "sha256:<hex>"}`; provider credentials are named
+// environment variables or files, so the file itself can be shared without secrets.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { fieldIssues, ValidationError, CalibkitError, profileNameSchema } from "../api/index.js";
+import { hashKey, type StoredKey } from "./auth.js";
+
+const keySchema = z.union([
+  z.string().min(8),
+  z.strictObject({
+    name: z.string().min(1).optional(),
+    hash: z.string().regex(/^sha256:[0-9a-f]{64}$/i, { message: "must be sha256:<64 hex digits>" }),
+  }),
+]);
+
+export const backendConfigSchema = z.strictObject({
+  name: profileNameSchema,
+  provider: z.enum(["vllm", "sglang", "openai", "openrouter", "azure-openai", "anthropic", "gemini", "bedrock"]),
+  base_url: z.url(),
+  model: z.string().min(1),
+  cost_cents_per_call: z.number().min(0).default(0),
+  cost_cents_per_1k_tokens: z.number().min(0).default(0),
+  connection: z.string().min(1).optional(),
+  /** Skip probing and trust this level (for backends that are down at start-up). */
+  access_level: z.enum(["L0", "L1", "L2", "L3", "L4"]).optional(),
+  /** Upper bound of tokens a stage may generate in a route cascade. */
+  max_tokens: z.int().min(1).max(4096).default(64),
+});
+export type BackendConfig = z.output<typeof backendConfigSchema>;
+
+export const configSchema = z.strictObject({
+  keys: z.array(keySchema).default([]),
+  backends: z.array(backendConfigSchema).default([]),
+  connections: z
+    .record(z.string(), z.union([
+      z.strictObject({ api_key_env: z.string().min(1) }),
+      z.strictObject({ api_key_file: z.string().min(1) }),
+    ]))
+    .default({}),
+  rate_limit: z
+    .strictObject({ requests_per_second: z.number().min(0).default(2000), burst: z.number().min(1).default(4000) })
+    .default({ requests_per_second: 2000, burst: 4000 }),
+  max_body_bytes: z.int().min(1024).max(1 << 30).default(16 * 1024 * 1024),
+  overload: z
+    .strictObject({ max_in_flight: z.int().min(1).default(1024), max_event_loop_lag_ms: z.number().min(1).default(500) })
+    .default({ max_in_flight: 1024, max_event_loop_lag_ms: 500 }),
+  /** Examples a label-with-judge job labels per backend call batch, and the per-call timeout. */
+  backend_timeout_ms: z.int().min(100).default(30_000),
+});
+export type ServiceConfigInput = z.input<typeof configSchema>;
+export type ServiceConfig = z.output<typeof configSchema>;
+
+export function parseConfig(value: unknown): ServiceConfig {
+  const result = configSchema.safeParse(value);
+  if (!result.success) throw new ValidationError("service configuration", fieldIssues(result.error));
+  return result.data;
+}
+
+export async function loadConfigFile(path: string): Promise<ServiceConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new CalibkitError("CONFIG_UNREADABLE", `Cannot read the configuration file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new CalibkitError("CONFIG_INVALID", `The configuration file ${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  return parseConfig(json);
+}
+
+/** Digests of the configured keys; clear keys are hashed here and dropped. */
+export function storedKeys(config: ServiceConfig): StoredKey[] {
+  return config.keys.map((key, i) =>
+    typeof key === "string"
+      ? { name: `key${i + 1}`, digest: hashKey(key) }
+      : { name: key.name ?? `key${i + 1}`, digest: Buffer.from(key.hash.slice(7), "hex") },
+  );
+}
+
+/** The API key of a named connection, read from its environment variable or file; never logged or returned. */
+export async function connectionSecret(config: ServiceConfig, name: string | undefined): Promise<string | undefined> {
+  if (!name) return undefined;
+  const connection = config.connections[name];
+  if (!connection) return undefined;
+  if ("api_key_env" in connection) return process.env[connection.api_key_env];
+  return (await readFile(connection.api_key_file, "utf8")).trim();
+}

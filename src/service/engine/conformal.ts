@@ -1,0 +1,18 @@
+// The one door from the service into the conformal engine: every engine file imports from here, so the
+// service depends on one list of names (and an adapter, where the engine lacks one, lives beside it).
+export {
+  calibrateSet, predictSet, type CalibratedSet, type SetPrediction,
+  calibrateOptionBeliefs, predictOptionBeliefs, type CalibratedOptionBeliefs,
+  calibrateBelief, predictBelief, type CalibratedBelief,
+  calibrateInterval, predictInterval, type CalibratedOrdinal,
+  calibrateGate, decide, type CalibratedGate, type GateGuarantee,
+  calibrateClaims, filterClaims, type CalibratedClaims, type LabelledClaim, type ScoredClaim,
+  agreementFrequencies, splitIntoClaims, normalizeClaimText,
+  judgeStage, HUMAN_QUEUE, type JudgeStageInput,
+  calibrateRoute, routeStep, type CalibratedRoute,
+  auditCoverage, clopperPearson,
+  createMonitor, updateMonitor, monitorEValue, type MonitorState as EProcessState,
+  minimumN, recommendedN,
+  seedFromString, mulberry32, rngFromString, permutation, type Rng,
+  ConformalError,
+} from "../../conformal/index.js";

@@ -1,0 +1,80 @@
+// Calibration data per query type, extracted once per profile version from the stored examples and cached
+// with what was calibrated on it, keyed by (version, type, option names, method, alpha, group mode), so an
+// evaluate costs O(K log n) per query after the first.
+import type { ProfileState } from "../profiles/profileState.js";
+import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
+
+const MAX_ENTRIES_PER_PROFILE = 64;
+
+class VersionedCache {
+  version = -1;
+  readonly entries = new Map<string, unknown>();
+}
+
+const caches = new WeakMap<ProfileState, VersionedCache>();
+
+/** The cached value for `key` at the profile's current version, built on a miss. */
+export function cached<T>(state: ProfileState, key: string, build: () => T): T {
+  let cache = caches.get(state);
+  if (!cache) caches.set(state, (cache = new VersionedCache()));
+  if (cache.version !== state.version) {
+    cache.entries.clear();
+    cache.version = state.version;
+  }
+  if (cache.entries.has(key)) return cache.entries.get(key) as T;
+  const value = build();
+  if (cache.entries.size >= MAX_ENTRIES_PER_PROFILE) cache.entries.delete(cache.entries.keys().next().value!);
+  cache.entries.set(key, value);
+  return value;
+}
+
+/** Rows of probabilities over a fixed list of names, the index of each example's label, its group. */
+export interface ProbabilityPool {
+  names: readonly string[];
+  rows: Float64Array;
+  labels: Int32Array;
+  groups: string[] | undefined;
+  n: number;
+  /** Examples whose probabilities were estimated from samples (L0). */
+  estimated: number;
+}
+
+/**
+ * Every example whose evidence covers exactly `names` (option_probabilities, or level_probabilities when
+ * `levels`) and whose label is one of them. `names` should be canonical (sorted) for options.
+ */
+export function probabilityPool(state: ProfileState, names: readonly string[], options: { levels?: boolean; grouped: boolean; booleanNames?: [string, string] }): ProbabilityPool {
+  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${JSON.stringify(names)}`;
+  return cached(state, key, () => {
+    const K = names.length;
+    const index = new Map(names.map((n, i) => [n, i]));
+    const rows: number[] = [];
+    const labels: number[] = [];
+    const groups: string[] = [];
+    let estimated = 0;
+    for (const example of state.examples) {
+      const label = labelName(example.label, options.booleanNames);
+      const y = label === undefined ? undefined : index.get(label);
+      if (y === undefined) continue;
+      const evidence = exampleEvidence(example);
+      const p = probabilitiesOf(evidence, names, options.levels);
+      if (!p) continue;
+      if (options.grouped) {
+        const g = state.groupOf(example);
+        if (g === undefined) continue;
+        groups.push(g);
+      }
+      for (let j = 0; j < K; j++) rows.push(p[j]!);
+      labels.push(y);
+      if (!(options.levels ? evidence!.level_probabilities : evidence!.option_probabilities)) estimated++;
+    }
+    return {
+      names,
+      rows: Float64Array.from(rows),
+      labels: Int32Array.from(labels),
+      groups: options.grouped ? groups : undefined,
+      n: labels.length,
+      estimated,
+    };
+  });
+}

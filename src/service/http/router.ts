@@ -1,0 +1,77 @@
+// Method + path matching for the service's endpoints: `/calibration-profiles/:name/monitors/:id/alerts`.
+// Parameters are percent-decoded; a path that exists under another method is reported so the caller can 405.
+import type { IncomingHttpHeaders } from "node:http";
+
+export interface ServiceRequest {
+  id: string;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body (undefined for GET). */
+  body: unknown;
+  /** Raw body bytes, for idempotency fingerprints. */
+  rawBody: Buffer | undefined;
+  /** Key name, or "anonymous" on an open service. */
+  principal: string;
+  params: Record<string, string>;
+}
+
+export interface ServiceResponse {
+  status: number;
+  body: unknown;
+}
+
+export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | ServiceResponse;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export type RouteMatch =
+  | { kind: "found"; handler: Handler; params: Record<string, string> }
+  | { kind: "wrong_method"; allowed: string[] }
+  | { kind: "none" };
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, segments: pattern.split("/").filter(Boolean), handler });
+    return this;
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const parts = path.split("/").filter(Boolean);
+    const allowed: string[] = [];
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.method === method) return { kind: "found", handler: route.handler, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: "wrong_method", allowed } : { kind: "none" };
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    if (p.startsWith(":")) {
+      let value: string;
+      try {
+        value = decodeURIComponent(parts[i]!);
+      } catch {
+        return undefined;
+      }
+      params[p.slice(1)] = value;
+    } else if (p !== parts[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,138 @@
+// A profile in memory: its creation snapshot plus every record of its log applied in order. Status, groups
+// and the wire view are derived here, from the DESIGN.md lifecycle:
+//   collecting  while n < minimum_n or any group is short;
+//   serving     once every guarantee can be honoured;
+//   stale       after a failed audit, a monitor alarm or a backend fingerprint change;
+//               the next batch of examples moves it back (to collecting or serving).
+import type { AuditResult, ExampleRecord, Profile } from "../../api/index.js";
+import { minimumN, recommendedN } from "../engine/conformal.js";
+import type { MonitorDefinition, MonitorState, ProfileMeta, ProfileRecord } from "./records.js";
+
+/** Idempotency replies kept per profile (oldest forgotten first). */
+const IDEMPOTENCY_MEMORY = 10_000;
+
+export interface AuditEntry {
+  result: AuditResult;
+  method: string;
+  alpha: number;
+  version: number;
+}
+
+export class ProfileState {
+  readonly examples: ExampleRecord[] = [];
+  version = 0;
+  fingerprint: string | undefined;
+  staleReason: string | undefined;
+  readonly audits: AuditEntry[] = [];
+  readonly monitors = new Map<string, { definition: MonitorDefinition; state: MonitorState }>();
+  readonly groupCounts = new Map<string, number>();
+  readonly idempotency = new Map<string, { sha256: string; response: Profile }>();
+  readonly minimumN: number;
+  readonly recommendedN: number;
+
+  constructor(readonly meta: ProfileMeta) {
+    this.fingerprint = meta.backend_fingerprint;
+    this.minimumN = minimumN(meta.alpha);
+    this.recommendedN = recommendedN(meta.alpha);
+  }
+
+  get name(): string {
+    return this.meta.name;
+  }
+
+  /** The Mondrian group of an example: its `group`, else `metadata[group_by]`. */
+  groupOf(example: ExampleRecord): string | undefined {
+    if (example.group !== undefined) return example.group;
+    const by = this.meta.group_by;
+    const value = by ? example.metadata?.[by] : undefined;
+    return typeof value === "string" && value !== "" ? value : undefined;
+  }
+
+  apply(record: ProfileRecord): void {
+    switch (record.t) {
+      case "examples": {
+        for (const example of record.examples) {
+          this.examples.push(example);
+          const group = this.meta.group_by ? this.groupOf(example) : undefined;
+          if (group !== undefined) this.groupCounts.set(group, (this.groupCounts.get(group) ?? 0) + 1);
+        }
+        this.version++;
+        if (record.fingerprint !== undefined) this.fingerprint = record.fingerprint;
+        else if (this.fingerprint === undefined) this.fingerprint = firstFingerprint(record.examples);
+        this.staleReason = record.stale;
+        for (const [id, state] of Object.entries(record.monitors ?? {})) {
+          const monitor = this.monitors.get(id);
+          if (monitor) monitor.state = state;
+        }
+        if (record.idempotency) {
+          this.idempotency.set(record.idempotency.key, { sha256: record.idempotency.sha256, response: this.view() });
+          if (this.idempotency.size > IDEMPOTENCY_MEMORY) this.idempotency.delete(this.idempotency.keys().next().value!);
+        }
+        break;
+      }
+      case "audit":
+        this.audits.push({ result: record.result, method: record.method, alpha: record.alpha, version: record.version });
+        if (record.result.result === "fail") {
+          this.staleReason = `audit of ${record.result.date} failed: realized coverage ${record.result.realized_coverage.toFixed(4)} (CI ${record.result.ci.map((x) => x.toFixed(4)).join("–")}) below target ${record.result.target}`;
+        }
+        break;
+      case "monitor":
+        this.monitors.set(record.monitor.id, { definition: record.monitor, state: record.state });
+        break;
+    }
+  }
+
+  get n(): number {
+    return this.examples.length;
+  }
+
+  get collecting(): boolean {
+    if (this.n < this.minimumN) return true;
+    for (const count of this.groupCounts.values()) if (count < this.minimumN) return true;
+    return false;
+  }
+
+  get status(): Profile["status"] {
+    if (this.staleReason !== undefined) return "stale";
+    return this.collecting ? "collecting" : "serving";
+  }
+
+  view(): Profile {
+    const groups: Profile["groups"] = {};
+    const stale = this.staleReason !== undefined;
+    for (const [group, n] of [...this.groupCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      groups[group] = { n, status: n < this.minimumN ? "collecting" : stale ? "stale" : "serving" };
+    }
+    const lastAudit = this.audits.at(-1)?.result ?? null;
+    return {
+      name: this.meta.name,
+      version: this.version,
+      method: this.meta.method,
+      alpha: this.meta.alpha,
+      n: this.n,
+      minimum_n: this.minimumN,
+      recommended_n: this.recommendedN,
+      realized_coverage_ci: lastAudit ? lastAudit.ci : null,
+      last_audit: lastAudit,
+      backend_fingerprint: this.fingerprint ?? null,
+      group_by: this.meta.group_by ?? null,
+      groups,
+      status: this.status,
+      // Extensions (docs/service.md): why the profile is stale, its template hash and strictness.
+      stale_reason: this.staleReason ?? null,
+      prompt_template_hash: this.meta.prompt_template_hash ?? null,
+      strict_fingerprint: this.meta.strict_fingerprint,
+      backend: this.meta.backend,
+      created_at: this.meta.created_at,
+    };
+  }
+}
+
+/** `metadata.backend_fingerprint` of the first example that carries one. */
+export function firstFingerprint(examples: readonly ExampleRecord[]): string | undefined {
+  for (const example of examples) {
+    const fp = example.metadata?.backend_fingerprint;
+    if (typeof fp === "string") return fp;
+  }
+  return undefined;
+}
