@@ -1,0 +1,42 @@
+// The run report: summary.json (the data) and report.html (self-contained, offline) from one RunSummary.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { auditChart } from "./charts/auditInterval.js";
+import { type Figure, renderChart } from "./charts/chart.js";
+import { coverageSweepChart } from "./charts/coverageSweep.js";
+import { eValueChart } from "./charts/eValuePath.js";
+import { reliabilityChart } from "./charts/reliability.js";
+import { setSizeChart } from "./charts/setSizes.js";
+import { pageOf } from "./html.js";
+import type { RunSummary } from "./summary.js";
+
+export type { Disagreement, RunSummary, SummaryAlert } from "./summary.js";
+export type { Figure } from "./charts/chart.js";
+export { escapeHtml } from "./html.js";
+
+/** The report's figures, in page order; ids are stable (tests and links use them). */
+export function figuresOf(s: RunSummary): Figure[] {
+  return [
+    { id: "coverage-sweep", title: "Coverage against target", caption: `test coverage for a sweep of α (local engine, same scores; n = ${s.test.n})`, svg: renderChart(coverageSweepChart(s)) },
+    { id: "set-sizes", title: "Set-size distribution", caption: `sizes of the service's sets at α = ${s.profile.alpha}`, svg: renderChart(setSizeChart(s)) },
+    { id: "reliability", title: "Reliability of Venn-Abers beliefs", caption: `${s.reliability.pairs} (item, option) pairs of the test split`, svg: renderChart(reliabilityChart(s)) },
+    { id: "audit", title: "Audit", caption: `realized coverage on ${s.audit.sample} held-out examples with its Clopper–Pearson 95% interval: ${s.audit.result}`, svg: renderChart(auditChart(s), 640, 220) },
+    { id: "e-value", title: "Monitor e-value path", caption: `${s.monitor.type} monitor, false-alarm rate ${s.monitor.falseAlarmRate}: ${s.monitor.status}`, svg: renderChart(eValueChart(s)) },
+  ];
+}
+
+export const FIGURE_IDS = ["coverage-sweep", "set-sizes", "reliability", "audit", "e-value"] as const;
+
+export function renderReport(summary: RunSummary): string {
+  return pageOf(summary, figuresOf(summary));
+}
+
+/** Writes summary.json and report.html into `outDir` (created when missing); returns their paths. */
+export async function writeReport(outDir: string, summary: RunSummary): Promise<{ summaryPath: string; reportPath: string }> {
+  await mkdir(outDir, { recursive: true });
+  const summaryPath = join(outDir, "summary.json");
+  const reportPath = join(outDir, "report.html");
+  await writeFile(summaryPath, JSON.stringify(summary, null, 2) + "\n");
+  await writeFile(reportPath, renderReport(summary));
+  return { summaryPath, reportPath };
+}

@@ -1,0 +1,67 @@
+// What one `calibkit run` measured: written as summary.json and drawn as report.html. Plain data
+// only (numbers, strings, arrays), so the report can be rendered again from the JSON file alone.
+
+export interface SummaryAlert {
+  type: string;
+  severity: string;
+  n: number;
+  e_value: number;
+  message: string;
+  detected_at: string;
+}
+
+/** A field of one answer where the service and the local engine disagree. */
+export interface Disagreement {
+  query: string;
+  field: string;
+  service: unknown;
+  local: unknown;
+}
+
+export interface RunSummary {
+  /** calibkit's version and when the run finished (ISO 8601). */
+  calibkit: string;
+  createdAt: string;
+  model: { path: string; backend: string; accessLevel: string; fingerprint?: string };
+  dataset: { path: string; kind: string; items: number; seed: number };
+  service: { url: string; embedded: boolean };
+  profile: { name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };
+  split: { calibration: number; test: number; audit: number; monitor: number };
+  test: {
+    n: number;
+    /** 1 − α. */
+    target: number;
+    /** Share of test items whose gold answer is in the service's set. */
+    coverage: number;
+    /** Central 99.9% range of test coverage for this n and calibration size (beta-binomial law). */
+    band: [number, number];
+    averageSetSize: number;
+    /** Share of test items whose most probable option is the gold one (the model alone). */
+    accuracy: number;
+    /** Set size → number of test items. */
+    setSizes: { size: number; count: number }[];
+  };
+  /** Coverage of the test split against target for a sweep of α, computed by the local engine on the same scores. */
+  sweep: { alpha: number; target: number; coverage: number; averageSetSize: number; band: [number, number] }[];
+  /** Venn-Abers beliefs of every (test item, option) pair, binned: mean belief vs observed frequency. */
+  reliability: {
+    pairs: number;
+    bins: { lower: number; upper: number; count: number; meanBelief: number; observed: number; meanP0: number; meanP1: number }[];
+  };
+  audit: { result: string; realizedCoverage: number; ci: [number, number]; sample: number; target: number; date: string };
+  monitor: {
+    id: string;
+    type: string;
+    target: number;
+    falseAlarmRate: number;
+    status: string;
+    /** The e-value at which the monitor alarms: 1 / false_alarm_rate. */
+    threshold: number;
+    /** The e-value after each labelled observation (local engine, same stream as the service's monitor). */
+    path: { n: number; eValue: number }[];
+    alerts: SummaryAlert[];
+  };
+  crossCheck: { answers: number; fields: number; disagreements: Disagreement[] };
+  timings: { step: string; seconds: number; items?: number }[];
+  totalSeconds: number;
+}
