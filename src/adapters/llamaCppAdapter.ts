@@ -10,6 +10,7 @@ import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
 import { computeFingerprint } from "./fingerprint.js";
+import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
@@ -31,6 +32,12 @@ export interface LlamaCppAdapterOptions {
   embeddings?: boolean;
 }
 
+/** The llama.cpp adapter also completes prompts with per-token log-probabilities (for serve-model). */
+export interface LlamaCppModelAdapter extends ModelAdapter {
+  readonly provider: "llama.cpp";
+  complete(prompt: string, options?: CompletionOptions): Promise<CompletionResult>;
+}
+
 const llamas = new Map<string, Promise<Llama>>();
 function sharedLlama(gpu: "auto" | false): Promise<Llama> {
   const key = String(gpu);
@@ -42,7 +49,7 @@ function sharedLlama(gpu: "auto" | false): Promise<Llama> {
   return llama;
 }
 
-class LlamaCppAdapter implements ModelAdapter {
+class LlamaCppAdapter implements LlamaCppModelAdapter {
   readonly provider = "llama.cpp" as const;
   #disposed = false;
   #queue: Promise<unknown> = Promise.resolve();
@@ -131,6 +138,14 @@ class LlamaCppAdapter implements ModelAdapter {
     });
   }
 
+  async complete(prompt: string, options: CompletionOptions = {}): Promise<CompletionResult> {
+    return this.#exclusive(() => {
+      const tokens = this.tokenizePrompt(prompt);
+      const withBos = tokens[0] === this.llamaModel.tokens.bos && tokens.length > 0;
+      return completeOnSequence(this.llamaModel, this.seqs.workers[0]!, tokens, withBos, options);
+    });
+  }
+
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -145,7 +160,7 @@ class LlamaCppAdapter implements ModelAdapter {
   }
 }
 
-export async function createLlamaCppAdapter(options: LlamaCppAdapterOptions): Promise<ModelAdapter> {
+export async function createLlamaCppAdapter(options: LlamaCppAdapterOptions): Promise<LlamaCppModelAdapter> {
   let size: number;
   try {
     size = statSync(options.modelPath).size;

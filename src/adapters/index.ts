@@ -1,0 +1,17 @@
+// Public face of the adapters: local and remote model backends behind one interface.
+export type { AdapterProvider, CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+export { AccessLevelError, AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
+export { requireLevel, resolveAccessLevel } from "./accessLevel.js";
+export { defaultModelsDir, resolveModelPath } from "./modelsDir.js";
+export { computeFingerprint, hashFile } from "./fingerprint.js";
+export { chooseThreads } from "./threads.js";
+export { logSumExp } from "./logMath.js";
+export { seededRng } from "./seededSampler.js";
+export { createLlamaCppAdapter, type LlamaCppAdapterOptions, type LlamaCppModelAdapter } from "./llamaCppAdapter.js";
+export type { CompletionOptions, CompletionResult } from "./llamaCompletion.js";
+export { createOnnxAdapter, type OnnxAdapterOptions } from "./onnxAdapter.js";
+export {
+  AdapterStatusError, createOpenAICompatibleAdapter, type OpenAICompatibleAdapterOptions,
+} from "./openAICompatibleAdapter.js";
+export { openAdapter, type OpenAdapterOptions } from "./openAdapter.js";
+export { startModelServer, type ModelServer, type ModelServerOptions } from "./modelServer.js";

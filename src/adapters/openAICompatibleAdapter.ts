@@ -1,0 +1,216 @@
+// OpenAI-compatible servers (vLLM, SGLang, llama.cpp's server, `calibkit serve-model`) over undici: the way
+// past one machine. The level is probed once at open: completion logprobs → L1, echo with prompt
+// log-probabilities (or vLLM's prompt_logprobs) → L2, text only → L0. Never L3: a remote server's
+// distribution is neither complete nor guaranteed deterministic.
+import { createHash } from "node:crypto";
+import { Agent, request } from "undici";
+import { CalibkitError, type AccessLevel } from "../api/index.js";
+import { requireLevel } from "./accessLevel.js";
+import { AdapterDisposedError, AdapterError } from "./errors.js";
+import { logSumExp } from "./logMath.js";
+import { sampleSeed } from "./llamaSampling.js";
+import {
+  completionResponseSchema, modelListSchema, type CompletionResponse,
+} from "./openaiWire.js";
+import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+
+export interface OpenAICompatibleAdapterOptions {
+  /** Server root, with or without the trailing /v1. */
+  baseUrl: string;
+  /** Model id; default the first one /v1/models lists. */
+  model?: string;
+  /** Sent as a bearer token when given. */
+  apiKey?: string;
+  /** Per-request timeout in milliseconds. Default 60 000. */
+  timeoutMs?: number;
+  /** Top-k asked for at L1. Default 20 (the OpenAI maximum). */
+  topLogprobs?: number;
+  /** Requests in flight at once. Default 8. */
+  concurrency?: number;
+}
+
+async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+class OpenAICompatibleAdapter implements ModelAdapter {
+  readonly provider = "openai-compatible" as const;
+  #disposed = false;
+  accessLevel: AccessLevel = "L0";
+  fingerprint = "";
+
+  constructor(
+    readonly model: string,
+    private readonly base: string,
+    private readonly agent: Agent,
+    private readonly options: OpenAICompatibleAdapterOptions,
+  ) {}
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  async post(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionResponse> {
+    if (this.#disposed) throw new AdapterDisposedError(this.model);
+    const json = await this.#call("POST", "/completions", { model: this.model, ...body }, signal);
+    const parsed = completionResponseSchema.safeParse(json);
+    if (!parsed.success) throw new AdapterError(`${this.base}/completions answered an unexpected body`);
+    return parsed.data;
+  }
+
+  async #call(method: "GET" | "POST", path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const timeout = this.options.timeoutMs ?? 60_000;
+    try {
+      const res = await request(`${this.base}${path}`, {
+        method, headers, dispatcher: this.agent, body: body === undefined ? undefined : JSON.stringify(body),
+        signal, headersTimeout: timeout, bodyTimeout: timeout,
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 400) throw new AdapterStatusError(res.statusCode, `${method} ${this.base}${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      if (err instanceof CalibkitError || (err instanceof Error && err.name === "AbortError")) throw err;
+      throw new AdapterError(`${method} ${this.base}${path} failed: ${err instanceof Error ? err.message : String(err)}`, err);
+    }
+  }
+
+  async listModels(): Promise<string[]> {
+    const parsed = modelListSchema.safeParse(await this.#call("GET", "/models", undefined));
+    if (!parsed.success) throw new AdapterError(`${this.base}/models answered an unexpected body`);
+    return parsed.data.data.map((m) => m.id);
+  }
+
+  async firstTokenLogProbs(prefix: string, continuations: string[], options: CallOptions = {}): Promise<number[]> {
+    requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
+    const res = await this.post({ prompt: prefix, max_tokens: 1, temperature: 0, logprobs: this.options.topLogprobs ?? 20 }, options.signal);
+    const top = res.choices[0]!.logprobs?.top_logprobs?.[0] ?? {};
+    return firstTokenFromTopK(top, continuations);
+  }
+
+  async scoreContinuations(items: ScoreItem[], options: CallOptions = {}): Promise<number[][]> {
+    requireLevel(this.accessLevel, "L2", "scoring continuations");
+    const flat = items.flatMap((item) => item.continuations.map((c) => ({ prefix: item.prefix, continuation: c })));
+    const scores = await pool(flat, this.options.concurrency ?? 8, async ({ prefix, continuation }) => {
+      const res = await this.post({ prompt: prefix + continuation, max_tokens: 0, echo: true, logprobs: 0, temperature: 0 }, options.signal);
+      return continuationLogProb(res, prefix.length);
+    });
+    let i = 0;
+    return items.map((item) => item.continuations.map(() => scores[i++]!));
+  }
+
+  async sample(prompt: string, n: number, options: SampleOptions = {}): Promise<string[]> {
+    const { seed = 0, maxTokens = 32, temperature = 1, stop, signal } = options;
+    const indices = Array.from({ length: n }, (_, i) => i);
+    return pool(indices, this.options.concurrency ?? 8, async (i) => {
+      const res = await this.post({
+        prompt, max_tokens: maxTokens, temperature, seed: sampleSeed(seed, i), ...(stop?.length ? { stop } : {}),
+      }, signal);
+      return res.choices[0]!.text;
+    });
+  }
+
+  async hiddenState(): Promise<number[]> {
+    requireLevel(this.accessLevel, "L4", "hidden states");
+    throw new AdapterError("unreachable");
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    await this.agent.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+}
+
+/** An HTTP error status from the server, kept so callers can tell 4xx from 5xx. */
+export class AdapterStatusError extends AdapterError {
+  override name = "AdapterStatusError";
+  constructor(readonly httpStatus: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * L1 first-token approximation from a top-k list: a continuation takes the log-probability of the longest
+ * top-k token its text starts with; continuations matching none share the mass left outside the top k.
+ */
+export function firstTokenFromTopK(top: Record<string, number>, continuations: string[]): number[] {
+  const entries = Object.entries(top).filter(([t]) => t.length > 0);
+  const matched = continuations.map((c) => {
+    let best: [string, number] | undefined;
+    for (const e of entries) if (c.startsWith(e[0]) && (!best || e[0].length > best[0].length)) best = e;
+    return best?.[1];
+  });
+  const unmatched = matched.filter((m) => m === undefined).length;
+  const inTop = Math.min(1, Math.exp(logSumExp(entries.map(([, lp]) => lp))));
+  const rest = Math.max(1 - inTop, 1e-12);
+  return matched.map((m) => m ?? Math.log(rest / Math.max(1, unmatched)));
+}
+
+/** Sum of the echoed token log-probabilities whose text starts at or after the prefix's end. */
+export function continuationLogProb(res: CompletionResponse, prefixLength: number): number {
+  const lp = res.choices[0]!.logprobs;
+  if (!lp) throw new AdapterError("the server echoed no log-probabilities");
+  let offset = 0;
+  let sum = 0;
+  lp.tokens.forEach((tok, i) => {
+    const at = lp.text_offset?.[i] ?? offset;
+    offset = at + tok.length;
+    // A token straddling the boundary belongs to the continuation: its probability covers continuation text.
+    if (at + tok.length > prefixLength) sum += lp.token_logprobs[i] ?? 0;
+  });
+  return sum;
+}
+
+async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
+  const tryPost = (body: Record<string, unknown>) => adapter.post(body).catch((err: unknown) => {
+    if (err instanceof AdapterStatusError && err.httpStatus < 500) return undefined;
+    throw err;
+  });
+  // Plain text must work at all; a failure here is the server's, not a level to detect.
+  await adapter.post({ prompt: "Hello", max_tokens: 1, temperature: 0 });
+  const withLogprobs = await tryPost({ prompt: "Hello", max_tokens: 1, temperature: 0, logprobs: 5 });
+  const top = withLogprobs?.choices[0]?.logprobs?.top_logprobs?.[0];
+  if (!top || Object.keys(top).length === 0) return "L0";
+  const echo = await tryPost({ prompt: "Hello there", max_tokens: 0, echo: true, logprobs: 0, temperature: 0 });
+  const echoed = echo?.choices[0]?.logprobs;
+  if (echoed && echoed.tokens.join("").startsWith("Hello there") && echoed.token_logprobs.some((x) => typeof x === "number")) return "L2";
+  const vllm = await tryPost({ prompt: "Hello there", max_tokens: 1, prompt_logprobs: 0, temperature: 0 });
+  const promptLp = (vllm?.choices[0] as { prompt_logprobs?: unknown } | undefined)?.prompt_logprobs;
+  if (Array.isArray(promptLp) && promptLp.length > 1) return "L2";
+  return "L1";
+}
+
+export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): Promise<ModelAdapter> {
+  const trimmed = options.baseUrl.replace(/\/+$/, "");
+  const base = /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+  const agent = new Agent({ connections: options.concurrency ?? 8 });
+  const bootstrap = new OpenAICompatibleAdapter(options.model ?? "", base, agent, options);
+  try {
+    const model = options.model ?? (await bootstrap.listModels())[0];
+    if (!model) throw new AdapterError(`${base}/models lists no model`);
+    const adapter = new OpenAICompatibleAdapter(model, base, agent, options);
+    adapter.accessLevel = await probe(adapter);
+    // No weights are reachable, so the fingerprint names the server, the model id and the detected level.
+    const id = JSON.stringify({ provider: "openai-compatible", base, model, level: adapter.accessLevel });
+    adapter.fingerprint = `sha256:${createHash("sha256").update(id).digest("hex")}`;
+    return adapter;
+  } catch (err) {
+    await agent.close();
+    throw err;
+  }
+}
