@@ -58,9 +58,9 @@ describe("Venn–Abers fast fit", () => {
         const p = predictBelief(cal, x);
         const pY = yt ? p.p1 : p.p0;
         const b = Math.min(bins - 1, Math.floor(pY * bins));
-        sums[b]![t] += yt - pY;
-        counts[b]![t]++;
-        rawSums[t] += yt - x;
+        sums[b]![t]! += yt - pY;
+        counts[b]![t]!++;
+        rawSums[t]! += yt - x;
       }
     }
     for (let b = 0; b < bins; b++) {
