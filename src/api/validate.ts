@@ -66,8 +66,16 @@ function sentence(issue: Issue, field: string): string {
 export function fieldIssues(error: z.core.$ZodError): FieldIssue[] {
   const out: FieldIssue[] = [];
   for (const issue of error.issues) {
-    const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
-    const field = dottedPath(unknownKeys.length === 1 ? [...issue.path, unknownKeys[0]!] : issue.path);
+    if (issue.code === "unrecognized_keys") {
+      // One issue per unknown key, at its own path, so that every one is named where it sits.
+      const parent = dottedPath(issue.path);
+      for (const key of issue.keys) {
+        const field = dottedPath([...issue.path, key]);
+        out.push({ field, message: `\`${field}\` is not a known field of ${parent === "" ? "the body" : `\`${parent}\``}` });
+      }
+      continue;
+    }
+    const field = dottedPath(issue.path);
     // Custom refinements already carry a full sentence.
     const message =
       issue.code === "custom"
