@@ -82,7 +82,8 @@ export async function completeOnSequence(
       finishReason = "stop";
       break;
     }
-    tokens.push({ text: model.detokenize([token], false, generated), logprob: logOf(probs, token), top: topOf(model, probs, topLogprobs, generated) });
+    const before = [...promptTokens.slice(withBos ? 1 : 0), ...generated];
+    tokens.push({ text: model.detokenize([token], false, before), logprob: logOf(probs, token), top: topOf(model, probs, topLogprobs, before) });
     generated.push(token);
     const cut = cutAtStop(model.detokenize(generated), stop);
     text = cut.text;
