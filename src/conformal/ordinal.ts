@@ -103,6 +103,8 @@ export function calibrateInterval(examples: OrdinalExamples, options: OrdinalOpt
   });
 }
 
+let scratch = new Float64Array(16);
+
 export function predictInterval(cal: CalibratedOrdinal, query: IntervalQuery, rng?: Rng): IntervalPrediction {
   assertKind(cal, "interval", "predictInterval");
   if (cal.grouped !== (query.group !== undefined)) {
@@ -127,7 +129,8 @@ export function predictInterval(cal: CalibratedOrdinal, query: IntervalQuery, rn
     lower = Math.max(0, lo - r);
     upper = Math.min(L - 1, hi + r);
   } else {
-    const scores = new Float64Array(L);
+    if (scratch.length < L) scratch = new Float64Array(L);
+    const scores = scratch;
     ordinalApsScores(p, 0, L, u, scores);
     lower = L;
     upper = -1;

@@ -69,32 +69,25 @@ export interface SetPrediction {
   /** Their indices, ascending. */
   readonly indices: number[];
   /** Nonconformity score per option (with this prediction's u when randomized). */
-  readonly scores: Float64Array;
-  /** Conformal p-value per option, (#{s_i ≥ s_j} + 1)/(n + 1): option j is in the set ⇔ p_j > α. */
-  readonly pValues: Float64Array;
+  readonly scores: number[];
+  /** Conformal p-value per option, (#{s_i ≥ s_j} + 1)/(n + 1): option j is in the set ⇔ p_j > α. Empty when not asked for. */
+  readonly pValues: number[];
   /** Threshold applied per option (equal for all options unless class-conditional). */
-  readonly thresholds: Float64Array;
+  readonly thresholds: number[];
   /** Calibration examples behind the threshold of each option's stratum (min over options). */
   readonly n: number;
 }
 
-interface Scorer {
-  score(data: ArrayLike<number>, offset: number, width: number, label: number, u: number, order: Int32Array): number;
-  options(data: ArrayLike<number>, offset: number, width: number, u: number, order: Int32Array, out: Float64Array): void;
+// Plain switches, not per-call closures: closures created per prediction cost more than the scoring itself.
+function trueLabelScore(method: SetMethod, d: ArrayLike<number>, o: number, w: number, y: number, u: number, order: Int32Array, lambda: number, kReg: number): number {
+  if (method === "LAC") return lacScore(d, o, y);
+  if (method === "APS") return apsScoreAndRank(d, o, w, y, u, order).score;
+  return rapsScore(d, o, w, y, u, lambda, kReg, order);
 }
 
-function scorerFor(method: SetMethod, lambda: number, kReg: number): Scorer {
-  if (method === "LAC") return { score: (d, o, _w, y) => lacScore(d, o, y), options: (d, o, w, _u, _ord, out) => lacOptionScores(d, o, w, out) };
-  if (method === "APS") {
-    return {
-      score: (d, o, w, y, u, ord) => apsScoreAndRank(d, o, w, y, u, ord).score,
-      options: (d, o, w, u, ord, out) => apsOptionScores(d, o, w, u, ord, out),
-    };
-  }
-  return {
-    score: (d, o, w, y, u, ord) => rapsScore(d, o, w, y, u, lambda, kReg, ord),
-    options: (d, o, w, u, ord, out) => apsOptionScores(d, o, w, u, ord, out, lambda, kReg),
-  };
+function allOptionScores(method: SetMethod, d: ArrayLike<number>, o: number, w: number, u: number, order: Int32Array, out: Float64Array, lambda: number, kReg: number): void {
+  if (method === "LAC") lacOptionScores(d, o, w, out);
+  else apsOptionScores(d, o, w, u, order, out, method === "RAPS" ? lambda : 0, kReg);
 }
 
 /** Nonconformity score of the true label of every example (u drawn in example order when randomized). */
@@ -108,7 +101,6 @@ export function setScores(
   select?: ArrayLike<number>,
 ): Float64Array {
   const view = rowView(examples.probabilities);
-  const scorer = scorerFor(method, lambda, kReg);
   const count = select ? select.length : view.count;
   const out = new Float64Array(count);
   let order = new Int32Array(16);
@@ -117,7 +109,7 @@ export function setScores(
     const w = view.width(i);
     if (order.length < w) order = new Int32Array(w);
     const u = randomized ? rng!() : 1;
-    out[t] = scorer.score(view.data(i), view.offset(i), w, examples.labels[i]!, u, order);
+    out[t] = trueLabelScore(method, view.data(i), view.offset(i), w, examples.labels[i]!, u, order, lambda, kReg);
   }
   return out;
 }
@@ -200,6 +192,9 @@ function checkGroup(grouped: boolean, group: string | undefined, verb: string): 
   if (!grouped && group !== undefined) throw new ConformalError("GROUP_REQUIRED", `${verb}: calibrated without groups, but the query names group "${group}"`, { field: "group" });
 }
 
+let scratchOrder = new Int32Array(16);
+let scratchScores = new Float64Array(16);
+
 /** The conformal set for one row: {j : s_j ≤ q̂}. `rng` is required when the calibration is randomized. */
 export function predictSet(cal: CalibratedSet, query: SetQuery, rng?: Rng, opts: { pValues?: boolean } = {}): SetPrediction {
   assertKind(cal, "set", "predictSet");
@@ -209,13 +204,18 @@ export function predictSet(cal: CalibratedSet, query: SetQuery, rng?: Rng, opts:
   const w = p.length;
   checkProbabilities(p, 0, w, "probabilities");
   if (query.options && query.options.length !== w) throw invalid(`options has ${query.options.length} names for ${w} probabilities`, "options");
-  const scores = new Float64Array(w);
-  const order = new Int32Array(w);
+  // Small typed arrays cost microseconds to allocate in V8, so scratch space is reused and answers are plain arrays.
+  if (scratchOrder.length < w) {
+    scratchOrder = new Int32Array(w);
+    scratchScores = new Float64Array(w);
+  }
   const u = cal.randomized ? rng!() : 1;
-  scorerFor(cal.method, cal.lambda, cal.kReg).options(p, 0, w, u, order, scores);
-  const thresholds = new Float64Array(w);
-  const pValues = new Float64Array(w);
+  allOptionScores(cal.method, p, 0, w, u, scratchOrder, scratchScores, cal.lambda, cal.kReg);
+  const scores = new Array<number>(w);
+  for (let j = 0; j < w; j++) scores[j] = scratchScores[j]!;
+  const thresholds = new Array<number>(w);
   const wantP = opts.pValues ?? true;
+  const pValues: number[] = wantP ? new Array<number>(w) : [];
   const set: string[] = [];
   const indices: number[] = [];
   let nMin = Infinity;
