@@ -121,12 +121,16 @@ export class MailQueue {
   status(id: string) {
     const result = this.resultOf(id);
     const send = this.store.send(id)!;
+    const messages = this.store.messagesOf(id);
     return {
       ...result,
+      // Both kinds list their message ids here, so one reader serves sends and batches alike.
+      message_ids: send.record.messages.map((m) => m.m),
       accepted_at: send.record.at,
+      updated_at: messages.reduce((latest, m) => (m.updatedAt > latest ? m.updatedAt : latest), send.record.at),
       template: send.record.template,
       counts: { ...send.counts },
-      messages: this.store.messagesOf(id).map((m) => ({
+      messages: messages.map((m) => ({
         message_id: m.id,
         recipient: m.to,
         injection_status: injectionOf(m.state),
