@@ -1,0 +1,142 @@
+// `calibkit run` options: parsed strictly (node:util), each error naming the option at fault.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { CalibkitError } from "../../api/index.js";
+import { defaultModelsDir } from "../../adapters/index.js";
+
+export class RunOptionError extends CalibkitError {
+  override name = "RunOptionError";
+  constructor(option: string, message: string) {
+    super("RUN_OPTION_INVALID", `--${option}: ${message}`, { field: option });
+  }
+}
+
+export interface RunOptions {
+  /** A .gguf file, an ONNX model folder or an http(s) URL. Default: $CALIBKIT_MODEL, else stories260K.gguf in the models folder. */
+  model: string;
+  /** JSON Lines or MMLU-style CSV. Default: the bundled fixtures/story-cloze.jsonl. */
+  dataset: string;
+  /** A remote service's versioned root (…/api/v1); default: the embedded service on a free loopback port. */
+  service: string | undefined;
+  /** Miscoverage α of the profile, in (0, 1). Default 0.1. */
+  alpha: number;
+  /** Conformal score: LAC, APS or RAPS. Default LAC. */
+  method: string;
+  /** Output folder for summary.json and report.html. Default ./calibkit-out. */
+  out: string;
+  /** Seed of the split (and of every randomized step). Default 1. */
+  seed: number;
+  /** Items per part of the split; a smaller dataset shrinks them in proportion. */
+  calibration: number;
+  test: number;
+  audit: number;
+  monitor: number;
+  /** Use only the first N items of the dataset (a quick slice). */
+  limit: number | undefined;
+  /** Profile name; default from the dataset file name. */
+  profile: string | undefined;
+  /** Monitor false-alarm rate. Default 0.01. */
+  falseAlarmRate: number;
+  /** Silence progress output. */
+  quiet: boolean;
+  help: boolean;
+}
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+export const DEFAULT_DATASET = resolve(repoRoot, "fixtures", "story-cloze.jsonl");
+export const DEFAULT_MODEL_FILE = "stories260K.gguf";
+
+/** $CALIBKIT_MODEL, else stories260K.gguf in the models folder ($CALIBKIT_MODELS_DIR or ../shared/models). */
+export function defaultModel(): string {
+  return process.env.CALIBKIT_MODEL ? resolve(process.env.CALIBKIT_MODEL) : resolve(defaultModelsDir(), DEFAULT_MODEL_FILE);
+}
+
+export const USAGE = `usage: calibkit run [options]
+
+Calibrates a local model end to end on a labelled dataset, through the evaluation service, and
+cross-checks every answer against the local conformal engine. Writes summary.json and report.html.
+
+  --model PATH       .gguf file, ONNX model folder or http(s) URL (default: $CALIBKIT_MODEL,
+                     else stories260K.gguf in $CALIBKIT_MODELS_DIR or ../shared/models)
+  --dataset FILE     JSON Lines or MMLU-style CSV (default: fixtures/story-cloze.jsonl)
+  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
+                     (default: the embedded service on a free loopback port, temp data dir)
+  --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
+  --method M         LAC, APS or RAPS (default LAC)
+  --out DIR          output folder (default ./calibkit-out)
+  --seed N           split seed (default 1)
+  --calibration N    calibration items (default 1000)
+  --test N           test items (default 500)
+  --audit N          audit items (default 200)
+  --monitor N        monitor stream items (default 200)
+  --limit N          use only the first N dataset items
+  --profile NAME     profile name (default: from the dataset file name)
+  --false-alarm-rate R  monitor false-alarm rate (default 0.01)
+  --quiet            no progress output
+  -h, --help         this text
+`;
+
+function integer(option: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new RunOptionError(option, `must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function unit(option: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const x = Number(raw);
+  if (!(x > 0 && x < 1)) throw new RunOptionError(option, `must be a number strictly between 0 and 1, got "${raw}"`);
+  return x;
+}
+
+export function parseRunOptions(argv: string[]): RunOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        model: { type: "string" }, dataset: { type: "string" }, service: { type: "string" }, alpha: { type: "string" },
+        method: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, calibration: { type: "string" },
+        test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
+        profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    const message = (err as Error).message;
+    const option = /'(--?[\w-]+)/.exec(message)?.[1] ?? "";
+    throw new RunOptionError(option.replace(/^-+/, "") || "?", `${message}. Run \`calibkit run --help\` for the options.`);
+  }
+  const v = parsed.values;
+  const method = (v.method ?? "LAC").toUpperCase();
+  if (!["LAC", "APS", "RAPS"].includes(method)) throw new RunOptionError("method", `must be LAC, APS or RAPS, got "${v.method}"`);
+  if (v.service !== undefined && !/^https?:\/\/.+/i.test(v.service)) throw new RunOptionError("service", `must be an http(s) URL ending in /api/v1, got "${v.service}"`);
+  const dataset = resolve(v.dataset ?? DEFAULT_DATASET);
+  if (!v.help && !existsSync(dataset)) throw new RunOptionError("dataset", `no file at ${dataset}`);
+  if (v.profile !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.profile)) {
+    throw new RunOptionError("profile", "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
+  }
+  return {
+    model: v.model ?? defaultModel(),
+    dataset,
+    service: v.service,
+    alpha: unit("alpha", v.alpha, 0.1),
+    method,
+    out: resolve(v.out ?? "calibkit-out"),
+    seed: integer("seed", v.seed, 1, 0),
+    calibration: integer("calibration", v.calibration, 1000, 1),
+    test: integer("test", v.test, 500, 1),
+    audit: integer("audit", v.audit, 200, 0),
+    monitor: integer("monitor", v.monitor, 200, 0),
+    limit: v.limit === undefined ? undefined : integer("limit", v.limit, 0, 2),
+    profile: v.profile,
+    falseAlarmRate: unit("false-alarm-rate", v["false-alarm-rate"], 0.01),
+    quiet: v.quiet ?? false,
+    help: v.help ?? false,
+  };
+}

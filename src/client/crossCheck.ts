@@ -1,0 +1,186 @@
+// Client-side cross-check: recompute every answer of the service with the local conformal engine, from
+// the same calibration examples (with their evidence) and the same query evidence, and compare field by
+// field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
+// examples whose evidence covers exactly those names in the order they were added, the profile's method
+// and α unless the query overrides them, and seeds `${profile}@${version}` (calibration) and
+// `${profile}@${version}/${query}` (prediction). Set queries are recomputed in full; other types are
+// counted as not checked (never as agreeing).
+import type { Answer, EvaluateRequest, EvaluateResponse, ExampleRecord, Profile, SetQuery } from "../api/index.js";
+import {
+  calibrateOptionBeliefs, calibrateSet, minimumN, predictOptionBeliefs, predictSet, rngFromString,
+  type CalibratedOptionBeliefs, type CalibratedSet,
+} from "../conformal/index.js";
+import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
+
+export { CROSS_CHECK_TOLERANCE, compareFields, type FieldDifference } from "./crossCheckCompare.js";
+export { checkAudit, checkMonitor, localMonitorPath, type MonitorPath } from "./crossCheckAudit.js";
+
+export interface CrossCheckDisagreement extends FieldDifference {
+  /** The query, as `<label>/<query name>` when the caller labels its requests (e.g. the test item id). */
+  query: string;
+}
+
+export interface CrossCheckReport {
+  /** Answers recomputed and compared. */
+  answers: number;
+  /** Leaf fields compared over all of them. */
+  fields: number;
+  /** Answers of a type the local engine does not recompute yet, by type. */
+  unchecked: Record<string, number>;
+  disagreements: CrossCheckDisagreement[];
+}
+
+const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
+
+/** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
+export interface LocalSetAnswer {
+  type: "set";
+  set?: string[];
+  probabilities: Record<string, number>;
+  venn_abers?: Record<string, [number, number]>;
+  guarantee: Record<string, unknown>;
+}
+
+function optionProbabilities(examples: readonly ExampleRecord[], i: number): Record<string, number> | undefined {
+  const ev = examples[i]!.metadata?.evidence as { option_probabilities?: Record<string, number> } | undefined;
+  return ev?.option_probabilities;
+}
+
+/**
+ * The local engine for one profile version: calibrates lazily per (option names, method, α) and caches,
+ * so checking m answers costs one calibration plus O(m K log n).
+ */
+export class CrossChecker {
+  readonly #profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
+  readonly #examples: readonly ExampleRecord[];
+  readonly #cache = new Map<string, unknown>();
+  readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, disagreements: [] };
+
+  /** `examples`: every example of the profile, in the order they were added. */
+  constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha">, examples: readonly ExampleRecord[]) {
+    this.#profile = profile;
+    this.#examples = examples;
+  }
+
+  get report(): CrossCheckReport {
+    return this.#report;
+  }
+
+  #cached<T>(key: string, build: () => T): T {
+    if (!this.#cache.has(key)) this.#cache.set(key, build());
+    return this.#cache.get(key) as T;
+  }
+
+  #pool(names: readonly string[]): { rows: Float64Array; labels: Int32Array } {
+    return this.#cached(`pool|${JSON.stringify(names)}`, () => {
+      const index = new Map(names.map((n, i) => [n, i]));
+      const rows: number[] = [];
+      const labels: number[] = [];
+      this.#examples.forEach((ex, i) => {
+        const y = typeof ex.label === "string" ? index.get(ex.label) : typeof ex.label === "number" ? index.get(String(ex.label)) : undefined;
+        const p = optionProbabilities(this.#examples, i);
+        if (y === undefined || !p || Object.keys(p).length !== names.length || names.some((n) => p[n] === undefined)) return;
+        for (const n of names) rows.push(p[n]!);
+        labels.push(y);
+      });
+      return { rows: Float64Array.from(rows), labels: Int32Array.from(labels) };
+    });
+  }
+
+  /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
+  localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
+    const names = Object.keys(query.options);
+    const sorted = [...names].sort();
+    const alpha = query.alpha ?? this.#profile.alpha;
+    const requested = query.method?.toUpperCase();
+    const method = requested ?? (SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC");
+    const given = query.evidence?.option_probabilities;
+    if (!given) throw new TypeError(`query ${name} has no option_probabilities`);
+    const p = Float64Array.from(sorted, (n) => given[n] ?? NaN);
+    const probabilities = Object.fromEntries(sorted.map((n, j) => [n, p[j]!]));
+    const pool = this.#pool(sorted);
+    const n = pool.labels.length;
+    const base = { alpha, profile: this.#profile.name, profile_version: this.#profile.version };
+    if (n < minimumN(alpha)) {
+      // Too few examples: the service answers heuristically (424); only the probabilities are comparable.
+      return { type: "set", probabilities, guarantee: { ...base, kind: "heuristic", holds: false, n } };
+    }
+    const seed = `${this.#profile.name}@${this.#profile.version}`;
+    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet =>
+      calibrateSet({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(seed) }),
+    );
+    const prediction = predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
+    const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs =>
+      calibrateOptionBeliefs({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }),
+    );
+    const va = predictOptionBeliefs(beliefs, p);
+    const inSet = new Set(prediction.set);
+    return {
+      type: "set",
+      set: names.filter((x) => inSet.has(x)),
+      probabilities,
+      venn_abers: Object.fromEntries(sorted.map((x, j) => [x, [va[j]!.p0, va[j]!.p1] as [number, number]])),
+      guarantee: { ...base, kind: "coverage", holds: true, n: prediction.n, method },
+    };
+  }
+
+  /**
+   * Whether the profile's calibration covers one labelled set example at `alpha` (the question behind
+   * the service's audits and coverage monitors), with the prediction seed `${profile}@${version}/${seed}`;
+   * undefined when it cannot be judged (no evidence, or too few calibration examples).
+   */
+  covered(example: ExampleRecord, alpha: number, seed: string): boolean | undefined {
+    const p = (example.metadata?.evidence as { option_probabilities?: Record<string, number> } | undefined)?.option_probabilities;
+    const label = typeof example.label === "string" ? example.label : typeof example.label === "number" ? String(example.label) : undefined;
+    if (!p || label === undefined) return undefined;
+    const names = Object.keys(p).sort();
+    if (names.length < 2 || !names.includes(label)) return undefined;
+    const pool = this.#pool(names);
+    if (pool.labels.length < minimumN(alpha)) return undefined;
+    const method = SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC";
+    const base = `${this.#profile.name}@${this.#profile.version}`;
+    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet =>
+      calibrateSet({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(base) }),
+    );
+    const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${base}/${seed}`), { pValues: false });
+    if (prediction.n < minimumN(alpha)) return undefined;
+    return prediction.set.includes(label);
+  }
+
+  /** Records the differences between a service result and the local one under the name `query`. */
+  compare(query: string, service: unknown, local: unknown): CrossCheckDisagreement[] {
+    const c = compareFields(service, local, "", CROSS_CHECK_TOLERANCE);
+    this.#report.answers++;
+    this.#report.fields += c.fields;
+    const found = c.differences.map((d) => ({ query, ...d }));
+    this.#report.disagreements.push(...found);
+    return found;
+  }
+
+  /**
+   * Recomputes every answer of `response` to `request` and records each difference.
+   * `label` prefixes the query names in the report (e.g. the dataset item id).
+   */
+  check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
+    const found: CrossCheckDisagreement[] = [];
+    for (const [name, query] of Object.entries(request.queries)) {
+      const who = label ? `${label}/${name}` : name;
+      const answer = response.answers[name] as Answer | undefined;
+      if (!answer) {
+        found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
+        continue;
+      }
+      if (query.type !== "set") {
+        this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
+        continue;
+      }
+      const local = this.localSetAnswer(name, query as SetQuery);
+      const c = compareFields(answer, local, "", CROSS_CHECK_TOLERANCE);
+      this.#report.answers++;
+      this.#report.fields += c.fields;
+      for (const d of c.differences) found.push({ query: who, ...d });
+    }
+    this.#report.disagreements.push(...found);
+    return found;
+  }
+}
