@@ -16,3 +16,5 @@ export { createClientDispatcher, sharedClientDispatcher, type ClientDispatcherOp
 export { MailClient, type MailClientOptions } from "./mailClient.js";
 export { MailServiceError, MailTransportError } from "./mailErrors.js";
 export { mailApiPrefix } from "./mailUrl.js";
+// Client-side cross-check of the service against the local conformal engine (run engineer's file).
+export * from "./crossCheck.js";
