@@ -64,24 +64,16 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
     up.push(cur);
   }
 
-  // Tangent point on the suffix chain from g (shifted by (1, dy)) seen from prefix vertex a.
+  // Tangent point on the suffix chain from g (shifted by (1, dy)) seen from prefix vertex a. No closures:
+  // this runs O(n log² n) times.
   const tangent = (a: number, g: number, dy: number): number => {
     const ax = X[a]!;
     const ay = Y[a]!;
-    const below = (v: number): boolean => {
-      const w = next[v]!;
-      if (w < 0) return false;
-      const ux = X[v]! + 1 - ax;
-      const uy = Y[v]! + dy - ay;
-      const vx = X[w]! + 1 - ax;
-      const vy = Y[w]! + dy - ay;
-      return ux * vy - uy * vx < 0;
-    };
-    if (!below(g)) return g;
+    if (!steeperNext(X, Y, next, g, ax, ay, dy)) return g;
     let v = g;
     for (let l = levels - 1; l >= 0; l--) {
       const u = up[l]![v]!;
-      if (u >= 0 && below(u)) v = u;
+      if (u >= 0 && steeperNext(X, Y, next, u, ax, ay, dy)) v = u;
     }
     return next[v]!;
   };
@@ -124,6 +116,17 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
     }
   }
   return Object.freeze({ kind: "belief" as const, n, xs: Float64Array.from(xs), p0Gap, p1Gap, p0Tie, p1Tie });
+}
+
+/** Whether the chain vertex after v lies strictly below the line from (ax, ay) through P_v + (1, dy). */
+function steeperNext(X: Float64Array, Y: Float64Array, next: Int32Array, v: number, ax: number, ay: number, dy: number): boolean {
+  const w = next[v]!;
+  if (w < 0) return false;
+  const ux = X[v]! + 1 - ax;
+  const uy = Y[v]! + dy - ay;
+  const vx = X[w]! + 1 - ax;
+  const vy = Y[w]! + dy - ay;
+  return ux * vy - uy * vx < 0;
 }
 
 /** (P_b − P_a) × (P_c − P_b): > 0 is a strict left turn (convex from below). */
