@@ -14,6 +14,10 @@ export interface StageCaller {
   judge(stage: unknown, path: string, prompt: string, candidates: readonly string[]): Promise<Float64Array>;
   /** The stage's output for a prompt, its confidence in [0, 1], and what the call cost in cents. */
   generate(stage: unknown, path: string, prompt: string): Promise<{ name: string; output: string; confidence: number; costCents: number }>;
+  /** `n` sampled responses (claim evidence from a model backend). */
+  samples(stage: unknown, path: string, prompt: string, n: number): Promise<string[]>;
+  /** The access level a configured backend reached when probed. */
+  level(stage: unknown, path: string): AccessLevel | undefined;
   /** Puts an item on the human queue; returns its id. */
   enqueueHuman(item: { profile: string; query: string; context: unknown; detail: Record<string, unknown> }): Promise<string>;
   /** Cents one call of the stage costs before tokens (its configured cost_cents_per_call). */

@@ -1,0 +1,99 @@
+// Calls a cascade stage's backend for the engines (judge and route) and counts usage. Prompts are built by
+// the engines; here: candidate probabilities (first-token log-probabilities at L1+, sample frequencies at L0),
+// generations with a confidence (the probability of the output's first token at L1+, agreement of samples at
+// L0), costs from the configuration, tokens estimated as characters / 4 (documented).
+import type { ModelAdapter } from "../../adapters/index.js";
+import { levelRank } from "../../api/index.js";
+import type { StageCaller, Usage } from "../engine/types.js";
+import { backendFailed } from "../errors.js";
+import type { HumanQueue } from "../humanQueue.js";
+import type { BackendRegistry, ConfiguredBackend } from "./backendRegistry.js";
+
+const L0_SAMPLES = 8;
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+function softmax(logits: readonly number[]): Float64Array {
+  const max = Math.max(...logits);
+  const out = Float64Array.from(logits, (l) => Math.exp(l - max));
+  const sum = out.reduce((s, v) => s + v, 0);
+  for (let i = 0; i < out.length; i++) out[i]! /= sum;
+  return out;
+}
+
+async function call<T>(b: ConfiguredBackend, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof Error && (err as { status?: number }).status === 422) throw err;
+    throw backendFailed(`Backend "${b.config.name}" failed to ${what}: ${err instanceof Error ? err.message : String(err)}`, err);
+  }
+}
+
+export function createStageCaller(registry: BackendRegistry, humanQueue: HumanQueue, usage: Usage): StageCaller {
+  const open = async (stage: unknown, path: string): Promise<{ b: ConfiguredBackend; adapter: ModelAdapter }> => {
+    const b = registry.resolve(stage, path);
+    registry.checkHint(b, (stage as { access_hint?: string } | null)?.access_hint);
+    const adapter = await registry.adapterOf(b);
+    registry.checkHint(b, (stage as { access_hint?: string } | null)?.access_hint);
+    return { b, adapter };
+  };
+  const count = (prompt: string, output = "") => {
+    usage.backend_calls++;
+    usage.backend_tokens += estimateTokens(prompt) + estimateTokens(output);
+  };
+  return {
+    stageName: (stage, path) => registry.resolve(stage, path).config.name,
+    nominalCost: (stage, path) => registry.resolve(stage, path).config.cost_cents_per_call,
+
+    async judge(stage, path, prompt, candidates) {
+      const { b, adapter } = await open(stage, path);
+      if (levelRank(adapter.accessLevel) >= 1) {
+        const logps = await call(b, "score the candidates", () => adapter.firstTokenLogProbs(prompt, candidates.map((c) => ` ${c}`)));
+        count(prompt);
+        return softmax(logps);
+      }
+      const samples = await call(b, "sample a judgement", () => adapter.sample(prompt, L0_SAMPLES, { seed: 0, maxTokens: 8 }));
+      count(prompt, samples.join(""));
+      // Add-one smoothing keeps every candidate possible when no sample names it.
+      const counts = candidates.map((c) => 1 + samples.filter((s) => s.trim().toLowerCase().startsWith(c.toLowerCase())).length);
+      const total = counts.reduce((s, v) => s + v, 0);
+      return Float64Array.from(counts, (v) => v / total);
+    },
+
+    async generate(stage, path, prompt) {
+      const { b, adapter } = await open(stage, path);
+      const [output = ""] = await call(b, "generate", () => adapter.sample(prompt, 1, { seed: 0, temperature: 0, maxTokens: b.config.max_tokens }));
+      count(prompt, output);
+      let confidence = 0;
+      let calls = 1;
+      if (output.trim() !== "" && levelRank(adapter.accessLevel) >= 1) {
+        const [logp] = await call(b, "score its output", () => adapter.firstTokenLogProbs(prompt, [output]));
+        count(prompt);
+        calls++;
+        confidence = Math.exp(logp ?? -Infinity);
+      } else if (output.trim() !== "") {
+        const samples = await call(b, "sample", () => adapter.sample(prompt, L0_SAMPLES, { seed: 1, maxTokens: b.config.max_tokens }));
+        count(prompt, samples.join(""));
+        calls++;
+        confidence = samples.filter((s) => s.trim() === output.trim()).length / samples.length;
+      }
+      const tokens = estimateTokens(prompt) * calls + estimateTokens(output);
+      const costCents = b.config.cost_cents_per_call * calls + (b.config.cost_cents_per_1k_tokens * tokens) / 1000;
+      return { name: b.config.name, output, confidence, costCents };
+    },
+
+    level: (stage, path) => registry.resolve(stage, path).level ?? undefined,
+
+    async samples(stage, path, prompt, n) {
+      const { b, adapter } = await open(stage, path);
+      const out = await call(b, "sample", () => adapter.sample(prompt, n, { seed: 0, maxTokens: b.config.max_tokens }));
+      count(prompt, out.join(""));
+      return out;
+    },
+
+    async enqueueHuman(item) {
+      const [id] = await humanQueue.enqueue([{ kind: "escalation", profile: item.profile, query: item.query, context: item.context, detail: item.detail }]);
+      return id!;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// POST /evaluate: validates the request, resolves every query's profile (404 naming the field), checks
+// backend fingerprints (strict: 422 at backend.fingerprint; otherwise a warning), obtains evidence from a
+// model backend when the caller did not send it, and runs each query's engine. Any heuristic answer makes the
+// whole response a 424 that still carries every answer.
+import { parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query } from "../../api/index.js";
+import type { BackendRegistry } from "../backends/backendRegistry.js";
+import { createStageCaller } from "../backends/stageCaller.js";
+import { invalidField } from "../errors.js";
+import type { HumanQueue } from "../humanQueue.js";
+import type { ServiceResponse } from "../http/router.js";
+import type { ProfileStore } from "../profiles/profileStore.js";
+import { answerBelief } from "./beliefQuery.js";
+import { answerClaim } from "./claimQuery.js";
+import { HUMAN_QUEUE } from "./conformal.js";
+import { answerGate } from "./gateQuery.js";
+import { answerInterval } from "./intervalQuery.js";
+import { answerJudge } from "./judgeQuery.js";
+import { answerRoute, stagePrompt } from "./routeQuery.js";
+import { answerSet } from "./setQuery.js";
+import type { QueryInput, QueryOutcome, StageCaller, Usage } from "./types.js";
+
+export interface EvaluateDeps {
+  profiles: ProfileStore;
+  backends: BackendRegistry;
+  humanQueue: HumanQueue;
+}
+
+const CLAIM_SAMPLES = 5;
+
+function runQuery(input: QueryInput): QueryOutcome | Promise<QueryOutcome> {
+  const q = input.query;
+  switch (q.type) {
+    case "set": return answerSet(input as QueryInput<typeof q>);
+    case "belief": return answerBelief(input as QueryInput<typeof q>);
+    case "interval": return answerInterval(input as QueryInput<typeof q>);
+    case "gate": return answerGate(input as QueryInput<typeof q>);
+    case "claim": return answerClaim(input as QueryInput<typeof q>);
+    case "judge": return answerJudge(input as QueryInput<typeof q>);
+    case "route": return answerRoute(input as QueryInput<typeof q>);
+  }
+}
+
+/** Names the query's probabilities are over, for asking a model backend. */
+function namesOf(query: Query, context: unknown): { names: string[]; levels: boolean } | undefined {
+  switch (query.type) {
+    case "set": return { names: Object.keys(query.options).sort(), levels: false };
+    case "belief": return { names: ["no", "yes"], levels: false };
+    case "gate": return { names: ["fail", "pass"], levels: false };
+    case "interval": return { names: query.levels.map(String), levels: true };
+    case "judge": {
+      const c = (context as { candidates?: Record<string, unknown> } | null)?.candidates;
+      return c && typeof c === "object" ? { names: Object.keys(c).sort(), levels: false } : undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/** Evidence from the request's model backend, for a query the caller sent no evidence for. */
+async function backendEvidence(request: EvaluateRequest, name: string, query: Query, stages: StageCaller): Promise<Evidence | undefined> {
+  if (query.type === "route" || query.evidence) return query.evidence;
+  const backend = request.backend!;
+  const instructions = (query as { instructions?: unknown }).instructions;
+  if (query.type === "claim") return { samples: await stages.samples(backend, "backend", stagePrompt(instructions, request.context), CLAIM_SAMPLES) };
+  const spec = namesOf(query, request.context);
+  if (!spec) return undefined;
+  const optionText = query.type === "set" ? `\nOptions: ${spec.names.join(", ")}` : query.type === "interval" ? `\nLevels: ${spec.names.join(", ")}` : "";
+  const p = await stages.judge(backend, "backend", `${stagePrompt(instructions, request.context)}${optionText}`, spec.names);
+  const map = Object.fromEntries(spec.names.map((n, j) => [n, p[j]!]));
+  void name;
+  return spec.levels ? { level_probabilities: map } : { option_probabilities: map };
+}
+
+export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<ServiceResponse> {
+  const request = parseEvaluateRequest(body);
+  const usage: Usage = { backend_calls: 0, backend_tokens: 0 };
+  const warnings: string[] = [];
+  const stages = createStageCaller(deps.backends, deps.humanQueue, usage);
+  const backend = request.backend;
+  const clientEvidence = backend?.provider === "client_evidence";
+  const requestFingerprint = (backend as { fingerprint?: unknown } | undefined)?.fingerprint;
+
+  // Resolve everything a request names before any backend is called: a typo never costs a model call.
+  if (backend && !clientEvidence) deps.backends.resolve(backend, "backend");
+  const entries = Object.entries(request.queries);
+  const profiles = new Map(entries.map(([name, q]) => [name, deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`)]));
+  for (const [name, q] of entries) {
+    const cascade = q.type === "route" || q.type === "judge" ? q.cascade ?? [] : [];
+    cascade.forEach((stage, s) => {
+      if (stage.backend !== HUMAN_QUEUE && stage.backend.provider === "client_evidence") {
+        throw invalidField(`queries.${name}.cascade.${s}.backend`, `\`queries.${name}.cascade.${s}.backend\` cannot be client_evidence: the service calls cascade stages itself`);
+      }
+      if (stage.backend !== HUMAN_QUEUE) deps.backends.resolve(stage.backend, `queries.${name}.cascade.${s}.backend`);
+    });
+  }
+  const warned = new Set<string>();
+  for (const profile of profiles.values()) {
+    if (warned.has(profile.name)) continue;
+    warned.add(profile.name);
+    if (typeof requestFingerprint === "string" && profile.fingerprint !== undefined && requestFingerprint !== profile.fingerprint) {
+      const message = `backend fingerprint ${requestFingerprint} differs from ${profile.fingerprint}, the one profile "${profile.name}" was calibrated on`;
+      if (profile.meta.strict_fingerprint) throw invalidField("backend.fingerprint", `\`backend.fingerprint\`: ${message}, and the profile is strict`);
+      warnings.push(`${message}; answers assume the calibration still applies (the profile is not strict)`);
+    }
+    if (profile.status === "stale") warnings.push(`profile "${profile.name}" is stale (${profile.staleReason}); add examples to recalibrate`);
+  }
+
+  const level: AccessLevel | undefined = clientEvidence
+    ? (backend as { access_level: AccessLevel }).access_level
+    : backend ? stages.level(backend, "backend") : undefined;
+  const outcomes = await Promise.all(entries.map(async ([name, query]) => {
+    const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, name, query, stages);
+    return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level: query.type === "route" ? undefined : level, context: request.context, stages, warnings })] as const;
+  }));
+  const answers = Object.fromEntries(outcomes.map(([name, o]) => [name, o.answer]));
+  const short = outcomes.filter(([, o]) => o.insufficient).map(([name]) => name);
+  const response: Record<string, unknown> = { answers, ...(backend ? { backend } : {}), usage, warnings };
+  if (short.length === 0) return { status: 200, body: response };
+  return {
+    status: 424,
+    body: {
+      ...response,
+      error: "insufficient_calibration",
+      message: `Too few calibration examples for the requested guarantee of ${short.map((n) => `queries.${n}`).join(", ")}; those answers are heuristic (guarantee.kind "heuristic", holds false)`,
+    },
+  };
+}

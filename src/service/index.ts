@@ -1,0 +1,7 @@
+// Public face of the self-hosted evaluation service (docs/service.md).
+export { startService, KeysRequiredError, type StartServiceOptions, type RunningService } from "./service.js";
+export { configSchema, parseConfig, loadConfigFile, type ServiceConfig, type ServiceConfigInput, type BackendConfig } from "./config.js";
+export { formatKeyHash, isLoopbackHost } from "./auth.js";
+export { DataDirLockedError } from "./store/dataDirLock.js";
+export { WriteAheadLog } from "./store/wal.js";
+export { BASE_PATH } from "./http/server.js";

@@ -1,0 +1,107 @@
+// startService: the self-hosted evaluation service in this process. Opens the data directory (one process
+// per directory), recovers every profile from its log, probes the configured backends, and serves HTTP.
+import { createServer, type Server } from "node:http";
+import { mkdir } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { CalibkitError } from "../api/index.js";
+import { Authenticator, isLoopbackHost } from "./auth.js";
+import { BackendRegistry } from "./backends/backendRegistry.js";
+import { parseConfig, storedKeys, type ServiceConfig, type ServiceConfigInput } from "./config.js";
+import { HumanQueue } from "./humanQueue.js";
+import { BASE_PATH, createHttpHandler } from "./http/server.js";
+import { LabellingJobs } from "./labellingJobs.js";
+import { ProfileStore } from "./profiles/profileStore.js";
+import { LoadShedder, RateLimiter } from "./rateLimit.js";
+import { buildRouter } from "./routes.js";
+import { lockDataDir } from "./store/dataDirLock.js";
+
+export interface StartServiceOptions {
+  /** Address to bind. Default 127.0.0.1; any non-loopback address requires configured keys. */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Directory holding profiles, jobs and the human queue. Default `.calibkit/service`. */
+  dataDir?: string;
+  /** The configuration (file format of docs/service.md), parsed or not. Default: no keys, no backends. */
+  config?: ServiceConfigInput | ServiceConfig;
+  /** Where log lines go. Default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface RunningService extends AsyncDisposable {
+  /** `http://host:port`, the server root. */
+  url: string;
+  /** The versioned API root, `${url}/api/v1`. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export class KeysRequiredError extends CalibkitError {
+  override name = "KeysRequiredError";
+  constructor(host: string) {
+    super("KEYS_REQUIRED", `Refusing to serve on ${host}, a non-loopback address, without API keys: add "keys" to the --config file (see docs/service.md), or bind 127.0.0.1`);
+  }
+}
+
+export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
+  const host = options.host ?? "127.0.0.1";
+  const config = parseConfig(options.config ?? {});
+  const log = options.log ?? ((line: string) => process.stderr.write(`calibkit serve: ${line}\n`));
+  const keys = storedKeys(config);
+  if (!isLoopbackHost(host) && keys.length === 0) throw new KeysRequiredError(host);
+  const dataDir = resolve(options.dataDir ?? ".calibkit/service");
+  await mkdir(dataDir, { recursive: true });
+  const lock = await lockDataDir(dataDir);
+  const cleanup: (() => Promise<void> | void)[] = [() => lock.release()];
+  const undo = async () => {
+    for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  };
+  try {
+    const profiles = await ProfileStore.open(dataDir, log);
+    cleanup.push(() => profiles.close());
+    const humanQueue = await HumanQueue.open(dataDir);
+    cleanup.push(() => humanQueue.close());
+    const backends = await BackendRegistry.open(config, log);
+    cleanup.push(() => backends.dispose());
+    const jobs = await LabellingJobs.open(dataDir, { profiles, backends, humanQueue, log });
+    cleanup.push(() => jobs.drain());
+    const shedder = new LoadShedder({ maxInFlight: config.overload.max_in_flight, maxEventLoopLagMs: config.overload.max_event_loop_lag_ms });
+    cleanup.push(() => shedder.dispose());
+    const handler = createHttpHandler({
+      router: buildRouter({ profiles, backends, humanQueue, jobs }),
+      auth: new Authenticator(keys),
+      rateLimiter: new RateLimiter({ requestsPerSecond: config.rate_limit.requests_per_second, burst: config.rate_limit.burst }),
+      shedder,
+      maxBodyBytes: config.max_body_bytes,
+      log,
+    });
+    const server: Server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
+    await new Promise<void>((ok, fail) => {
+      server.once("error", fail);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", fail);
+        ok();
+      });
+    });
+    cleanup.push(() => new Promise<void>((ok) => {
+      // Answer what is in flight, then drop kept-alive connections; after 5 s drop the rest too.
+      const force = setTimeout(() => server.closeAllConnections(), 5_000);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        ok();
+      });
+      server.closeIdleConnections();
+    }));
+    const address = server.address() as AddressInfo;
+    const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    const url = `http://${shownHost}:${address.port}`;
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= undo());
+    return { url, baseUrl: `${url}${BASE_PATH}`, close, [Symbol.asyncDispose]: close };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}
