@@ -6,3 +6,6 @@ export { DELIVERY_STATES, type DeliveryState, type InjectionState } from "./life
 export { TemplateSet, DEFAULT_TEMPLATE, type TemplateSource } from "./templates.js";
 export { PREFIX as MAIL_API_PREFIX } from "./http.js";
 export { redactSmtpUrl } from "./engines/smtpEngine.js";
+export { NotifyCursor, CursorError, type CursorEntry } from "./notify/cursor.js";
+export { notifyOnce, type AlertSource, type SendNotification, type NotifyOptions, type NotifyReport } from "./notify/notifier.js";
+export { alertNotification, auditNotification, idempotencyKeyOf, type Notification } from "./notify/messages.js";
