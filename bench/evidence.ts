@@ -74,7 +74,7 @@ const oursMs = await time(async () => {
 const dataset = Array.from({ length: 40 }, (_, i) => ({ context: `${sentence} Day ${i}: Lily found a ${["ball", "dog"][i % 2]}.`, label: ["ball", "dog"][i % 2] }));
 const examples = await buildExampleRecords(dataset, { adapter, query: queries.q0, progress: "lines" });
 
-const rows = [
+const rows: [string, string][] = [
   ["context tokens", String(contextTokens)],
   ["unique tokens (context + 8 prompts + 32 options)", String(uniqueTokens)],
   ["(a) floor: unique tokens once, one pass", `${floorMs.toFixed(1)} ms`],
