@@ -1,0 +1,56 @@
+// `calibkit run`: calibrate a local model end to end through the evaluation service, cross-check every
+// answer against the local conformal engine, and write summary.json and report.html (docs/run.md).
+// Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options.
+import { CalibkitError } from "../../api/index.js";
+import { writeReport } from "../../report/index.js";
+import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
+import { runPipeline } from "../run/pipeline.js";
+
+export const summary = "calibrate a local model on a dataset end to end, cross-check every answer, write a report";
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+export async function run(argv: string[]): Promise<number> {
+  let options: RunOptions;
+  try {
+    options = parseRunOptions(argv);
+  } catch (err) {
+    if (err instanceof RunOptionError) {
+      process.stderr.write(`calibkit run: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const log = (line: string) => {
+    if (!options.quiet) process.stderr.write(`${line}\n`);
+  };
+  try {
+    const { summary: s } = await runPipeline(options, log);
+    const { summaryPath, reportPath } = await writeReport(options.out, s);
+    const d = s.crossCheck.disagreements;
+    const out = [
+      `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])})`,
+      `average set size: ${s.test.averageSetSize.toFixed(3)} of ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} max (model top-1 accuracy ${pct(s.test.accuracy)})`,
+      `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,
+      ...d.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
+      ...(d.length > 20 ? [`  … ${d.length - 20} more in ${summaryPath}`] : []),
+      `audit: ${s.audit.result}, realized coverage ${pct(s.audit.realizedCoverage)} of ${s.audit.sample}, 95% CI ${pct(s.audit.ci[0])}–${pct(s.audit.ci[1])}`,
+      `monitor: ${s.monitor.status}, e-value ${(s.monitor.path.at(-1)?.eValue ?? 1).toPrecision(3)} after ${s.monitor.path.length} (alarm at ${s.monitor.threshold})`,
+      `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
+      `wrote ${summaryPath}`,
+      `wrote ${reportPath}`,
+    ];
+    process.stdout.write(out.join("\n") + "\n");
+    return d.length === 0 ? 0 : 1;
+  } catch (err) {
+    if (err instanceof CalibkitError) {
+      process.stderr.write(`calibkit run: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+// The service a run talks to: a remote one (--service, key from $CALIBKIT_API_KEY), or the embedded
+// self-hosted service on a free loopback port with a fresh temp data dir, removed afterwards.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EvaluationClient } from "../../client/index.js";
+import { startService } from "../../service/index.js";
+
+export interface Connection extends AsyncDisposable {
+  client: EvaluationClient;
+  baseUrl: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export const API_KEY_ENV = "CALIBKIT_API_KEY";
+
+export async function connect(serviceUrl: string | undefined, log: (line: string) => void): Promise<Connection> {
+  if (serviceUrl !== undefined) {
+    const apiKey = process.env[API_KEY_ENV];
+    const client = new EvaluationClient({ baseUrl: serviceUrl, ...(apiKey ? { apiKey } : {}) });
+    const close = async () => undefined;
+    return { client, baseUrl: client.baseUrl, embedded: false, close, [Symbol.asyncDispose]: close };
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), "calibkit-run-"));
+  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log });
+  const client = new EvaluationClient({ baseUrl: service.baseUrl });
+  const close = async () => {
+    await service.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { client, baseUrl: service.baseUrl, embedded: true, close, [Symbol.asyncDispose]: close };
+}
