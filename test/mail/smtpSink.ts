@@ -27,6 +27,12 @@ export interface SinkOptions {
   ackDelayMs?: number;
 }
 
+/** Undoes quoted-printable (soft breaks, =XX bytes), which nodemailer uses for non-ASCII text. */
+function decodeQuotedPrintable(text: string): string {
+  const escaped = text.replace(/%/g, "%25").replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, "%$1");
+  return decodeURIComponent(escaped);
+}
+
 function parse(raw: string): { headers: Record<string, string>; body: string } {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
@@ -35,7 +41,9 @@ function parse(raw: string): { headers: Record<string, string>; body: string } {
     const i = line.indexOf(":");
     if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
   }
-  return { headers, body: raw.slice(split).replace(/^\r?\n\r?\n/, "") };
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
+  const qp = /quoted-printable/i.test(headers["content-transfer-encoding"] ?? "");
+  return { headers, body: qp ? decodeQuotedPrintable(body) : body };
 }
 
 export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink> {
