@@ -2,9 +2,7 @@
 // answer against the local conformal engine, and write summary.json and report.html (docs/run.md).
 // Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options.
 import { CalibkitError } from "../../api/index.js";
-import { writeReport } from "../../report/index.js";
 import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
-import { runPipeline } from "../run/pipeline.js";
 
 export const summary = "calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -29,6 +27,9 @@ export async function run(argv: string[]): Promise<number> {
     if (!options.quiet) process.stderr.write(`${line}\n`);
   };
   try {
+    // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
+    const { runPipeline } = await import("../run/pipeline.js");
+    const { writeReport } = await import("../../report/index.js");
     const { summary: s } = await runPipeline(options, log);
     const { summaryPath, reportPath } = await writeReport(options.out, s);
     const d = s.crossCheck.disagreements;

@@ -4,7 +4,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CalibkitError } from "../../api/index.js";
-import { defaultModelsDir } from "../../adapters/index.js";
+// The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
+import { defaultModelsDir } from "../../adapters/modelsDir.js";
 
 export class RunOptionError extends CalibkitError {
   override name = "RunOptionError";
