@@ -1,4 +1,5 @@
 // Starts the self-hosted mail service: engine, durable queue and HTTP server, disposed in reverse.
+import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { isLoopbackHost, KeyRing } from "./auth.js";
@@ -6,6 +7,7 @@ import { mailConfigOf, type MailServiceConfig } from "./config.js";
 import { createFileEngine } from "./engines/fileEngine.js";
 import { createSmtpEngine } from "./engines/smtpEngine.js";
 import type { DeliveryEngine } from "./engines/engine.js";
+import { lockDataDir } from "./dataLock.js";
 import { MailConfigError } from "./errors.js";
 import { createMailHttpServer } from "./http.js";
 import { MailQueue } from "./queue.js";
@@ -51,7 +53,15 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
     throw new MailConfigError(`Refusing to listen on ${host} without API keys: configure \`keys\` or CALIBKIT_MAIL_KEYS, or bind a loopback address`);
   }
   const templates = new TemplateSet(config.templates);
-  const engine = await createEngine(config, options.dataDir);
+  await mkdir(options.dataDir, { recursive: true });
+  const lock = await lockDataDir(options.dataDir);
+  let engine: DeliveryEngine;
+  try {
+    engine = await createEngine(config, options.dataDir);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
   let queue: MailQueue;
   try {
     queue = await MailQueue.open({
@@ -65,6 +75,7 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
     });
   } catch (err) {
     await engine.dispose();
+    await lock.release();
     throw err;
   }
   const server = createMailHttpServer({ queue, keys: keys.size > 0 ? keys : undefined, maxBodyBytes: config.maxBodyBytes, log });
@@ -76,6 +87,7 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
   } catch (err) {
     await queue.close();
     await engine.dispose();
+    await lock.release();
     throw err;
   }
   const address = server.address() as AddressInfo;
@@ -87,6 +99,7 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
       server.closeIdleConnections();
       await queue.close();
       await engine.dispose();
+      await lock.release();
       server.closeAllConnections();
       await stopped;
     })());

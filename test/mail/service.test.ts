@@ -187,6 +187,10 @@ describe("file engine and startup rules", () => {
     }
   });
 
+  it("refuses a second service on the same data folder", async () => {
+    await expect(startMailService({ dataDir: dir, log: () => {} })).rejects.toThrow(/in use by process/);
+  });
+
   it("refuses to bind a non-loopback address without keys", async () => {
     await expect(startMailService({ host: "0.0.0.0", dataDir: dir, log: () => {} })).rejects.toThrow(/without API keys/);
   });

@@ -88,6 +88,8 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
       });
     },
   });
+  // A client killed mid-session resets its connection; smtp-server reports that as a server error.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {

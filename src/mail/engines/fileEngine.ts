@@ -1,7 +1,7 @@
 // The embedded default engine: each message becomes `<outbox>/<message_id>.eml`, written to a temp
 // file, fsynced and renamed, so a kill leaves either the whole file or none. Writing the same
 // message again replaces its file: this engine never duplicates.
-import { mkdir, open, rename } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { syncDir } from "../journal.js";
@@ -18,6 +18,10 @@ export const emlFileName = (messageId: string) => `${messageId.replace(/[^A-Za-z
 
 export async function createFileEngine(options: FileEngineOptions): Promise<DeliveryEngine> {
   await mkdir(options.outbox, { recursive: true });
+  // A kill between write and rename leaves a temp file; its message is still queued and is written again.
+  for (const name of await readdir(options.outbox)) {
+    if (name.startsWith(".") && name.endsWith(".eml.tmp")) await rm(join(options.outbox, name), { force: true });
+  }
   // The stream transport only composes the MIME text; nothing leaves the process.
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
