@@ -18,7 +18,8 @@ export const backendConfigSchema = z.strictObject({
   name: profileNameSchema,
   provider: z.enum(["vllm", "sglang", "openai", "openrouter", "azure-openai", "anthropic", "gemini", "bedrock"]),
   base_url: z.url(),
-  model: z.string().min(1),
+  /** Model id; default the first one the server's /v1/models lists. */
+  model: z.string().min(1).optional(),
   cost_cents_per_call: z.number().min(0).default(0),
   cost_cents_per_1k_tokens: z.number().min(0).default(0),
   connection: z.string().min(1).optional(),

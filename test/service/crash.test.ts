@@ -57,6 +57,7 @@ describe("crash safety", () => {
       expect(res.status).toBe(201);
     }
     const acks: Ack[] = [];
+    try {
     for (let round = 0; round < ROUNDS; round++) {
       const stop = { killed: false };
       const writers = Array.from({ length: WRITERS }, (_, id) => writer(server.url, id, round, acks, stop));
@@ -95,5 +96,8 @@ describe("crash safety", () => {
     });
     expect(res.status).toBe(200);
     expect(await server.stop()).toBe(0);
+    } finally {
+      if (server.child.exitCode === null && server.child.signalCode === null) await server.stop("SIGKILL");
+    }
   }, 80_000);
 });

@@ -31,7 +31,7 @@ export class BackendRegistry {
     return [...this.byName.values()].map((b) => ({
       name: b.config.name,
       provider: b.config.provider,
-      model: b.config.model,
+      model: b.adapter?.model ?? b.config.model ?? null,
       base_url: b.config.base_url,
       access_level: b.level,
       status: b.adapter ? "ok" : "unreachable",
@@ -48,7 +48,7 @@ export class BackendRegistry {
     if (b.name !== undefined) found = this.byName.get(b.name);
     else {
       found = [...this.byName.values()].find(
-        (c) => c.config.provider === b.provider && (b.model === undefined || c.config.model === b.model) && (b.base_url === undefined || c.config.base_url === b.base_url),
+        (c) => c.config.provider === b.provider && (b.model === undefined || (c.config.model ?? c.adapter?.model) === b.model) && (b.base_url === undefined || c.config.base_url === b.base_url),
       );
     }
     if (!found) {
@@ -69,7 +69,7 @@ export class BackendRegistry {
         // Loaded on first use: the adapters pull in the local model engines, which a service without
         // configured backends never needs (start-up stays fast).
         const { createOpenAICompatibleAdapter } = await import("../../adapters/index.js");
-        return createOpenAICompatibleAdapter({ baseUrl: b.config.base_url, model: b.config.model, ...(apiKey ? { apiKey } : {}), timeoutMs: this.config.backend_timeout_ms });
+        return createOpenAICompatibleAdapter({ baseUrl: b.config.base_url, ...(b.config.model ? { model: b.config.model } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: this.config.backend_timeout_ms });
       })();
       this.opening.set(b.config.name, pending);
     }

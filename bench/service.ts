@@ -1,0 +1,212 @@
+// Benchmark: POST /evaluate (client_evidence, 4 set queries, a profile of 10,000 examples) on loopback, load
+// from a separate process, against a bare node:http JSON echo server measured in the same run.
+// Run: npx tsx bench/service.ts   (writes bench/results/service.md)
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, writeFile, mkdir } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
+import { Pool } from "undici";
+
+const SELF = fileURLToPath(import.meta.url);
+const REPO = fileURLToPath(new URL("../", import.meta.url));
+const WARMUP_MS = 1500;
+const MEASURE_MS = 5000;
+const CONNECTIONS = 32;
+
+// ---------- roles run in child processes ----------
+
+/** The baseline: read the body, parse it, send it back as JSON. */
+function echoServer(): void {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const out = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`listening http://127.0.0.1:${port}\n`);
+  });
+}
+
+interface LoadResult { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number; statuses: Record<string, number> }
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
+}
+
+/** Closed loop (rate 0: as fast as CONNECTIONS workers go) or open loop at `rate` req/s (latency from the scheduled time). */
+async function load(url: string, path: string, body: string, rate: number): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: CONNECTIONS, pipelining: 1 });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  const one = async (scheduled: number, record: boolean) => {
+    try {
+      const res = await pool.request({ path, method: "POST", headers: { "content-type": "application/json" }, body });
+      await res.body.text();
+      if (record) {
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        latencies.push(performance.now() - scheduled);
+      }
+    } catch {
+      if (record) errors++;
+    }
+  };
+  const start = performance.now();
+  const end = start + WARMUP_MS + MEASURE_MS;
+  if (rate <= 0) {
+    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        await one(t, t >= start + WARMUP_MS);
+      }
+    }));
+  } else {
+    const inflight = new Set<Promise<void>>();
+    const interval = 1000 / rate;
+    let k = 0;
+    while (true) {
+      const scheduled = start + k * interval;
+      if (scheduled >= end) break;
+      const wait = scheduled - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait - 0.5));
+      while (performance.now() < scheduled) { /* spin the last half millisecond for timing accuracy */ }
+      const p = one(scheduled, scheduled >= start + WARMUP_MS).finally(() => inflight.delete(p));
+      inflight.add(p);
+      k++;
+    }
+    await Promise.all(inflight);
+  }
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const seconds = MEASURE_MS / 1000;
+  return { requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, statuses };
+}
+
+// ---------- orchestration ----------
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  const line = await new Promise<string>((ok, fail) => {
+    createInterface({ input: child.stdout! }).once("line", ok);
+    child.once("exit", (code) => fail(new Error(`child exited with ${code}`)));
+  });
+  const m = /^listening (\S+)$/.exec(line);
+  if (!m) throw new Error(`unexpected first line: ${line}`);
+  return m[1]!;
+}
+
+function runLoad(url: string, path: string, body: string, rate: number): Promise<LoadResult> {
+  return new Promise((ok, fail) => {
+    const child = fork(SELF, ["--role", "load"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("message", (m) => ok(m as LoadResult));
+    child.once("error", fail);
+    child.send({ url, path, body, rate });
+  });
+}
+
+function makeExamples(n: number): unknown[] {
+  let s = 12345;
+  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const options = ["A", "B", "C", "D"];
+  return Array.from({ length: n }, (_, i) => {
+    const label = options[Math.floor(rand() * 4)]!;
+    const top = rand() < 0.8 ? label : options[Math.floor(rand() * 4)]!;
+    const raw = options.map((o) => (o === top ? 2 + rand() * 3 : rand()));
+    const sum = raw.reduce((a, b) => a + b, 0);
+    return { context: `example ${i}`, label, metadata: { evidence: { option_probabilities: Object.fromEntries(options.map((o, j) => [o, raw[j]! / sum])) } } };
+  });
+}
+
+const evaluateBody = JSON.stringify({
+  context: "A support ticket about a late delivery.",
+  backend: { provider: "client_evidence", name: "bench-model", access_level: "L1" },
+  queries: Object.fromEntries(["topic", "urgency", "tone", "team"].map((q, i) => [q, {
+    type: "set", instructions: `Classify the ${q}`, options: { A: "a", B: "b", C: "c", D: "d" }, calibration_profile: "bench",
+    evidence: { option_probabilities: { A: 0.55 - i * 0.05, B: 0.25, C: 0.12 + i * 0.03, D: 0.08 + i * 0.02 } },
+  }])),
+});
+
+async function main(): Promise<void> {
+  const echo = spawn(process.execPath, [...["--import", "tsx"], SELF, "--role", "echo"], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+  const data = await mkdtemp(join(tmpdir(), "calibkit-bench-"));
+  const configFile = join(data, "config.json");
+  await writeFile(configFile, JSON.stringify({ rate_limit: { requests_per_second: 0, burst: 1 } }));
+  const service = spawn(process.execPath, ["bin/calibkit.js", "serve", "--port", "0", "--data", join(data, "service"), "--config", configFile], {
+    cwd: REPO, env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" }, stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const [echoUrl, serviceUrl] = await Promise.all([firstLine(echo), firstLine(service)]);
+    const api = `${serviceUrl}/api/v1`;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${api}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    await post("/calibration-profiles", { name: "bench", backend: { provider: "client_evidence", name: "bench-model", access_level: "L1" }, alpha: 0.1, method: "LAC" });
+    const profile = await post("/calibration-profiles/bench/examples", { examples: makeExamples(10_000) });
+    const check = await post("/evaluate", JSON.parse(evaluateBody));
+    if ((check.answers as Record<string, { guarantee: { n: number } }>).topic!.guarantee.n !== 10_000) throw new Error("profile not served from 10,000 examples");
+
+    const echoPeak = await runLoad(echoUrl, "/", evaluateBody, 0);
+    const servicePeak = await runLoad(serviceUrl, "/api/v1/evaluate", evaluateBody, 0);
+    const echoHalf = await runLoad(echoUrl, "/", evaluateBody, echoPeak.rps / 2);
+    const serviceHalf = await runLoad(serviceUrl, "/api/v1/evaluate", evaluateBody, servicePeak.rps / 2);
+
+    const f = (x: number, d = 2) => x.toFixed(d);
+    const rows = [
+      ["echo server, peak (closed loop, 32 connections)", echoPeak],
+      ["service POST /evaluate, peak", servicePeak],
+      [`echo server at half its peak (${f(echoPeak.rps / 2, 0)} req/s, open loop)`, echoHalf],
+      [`service at half its peak (${f(servicePeak.rps / 2, 0)} req/s, open loop)`, serviceHalf],
+    ] as const;
+    const table = rows.map(([name, r]) => `| ${name} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${r.errors} | ${JSON.stringify(r.statuses)} |`).join("\n");
+    const ratio = servicePeak.rps / echoPeak.rps;
+    const md = `# bench/service.ts: POST /evaluate throughput and latency
+
+- command: \`npx tsx bench/service.ts\`
+- date: ${new Date().toISOString()}
+- CPU: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores
+- node: ${process.version}
+- workload: client_evidence evaluate with 4 set queries (LAC, alpha 0.1) over 4 options, on a profile of ${profile.n as number} examples (version ${profile.version as number});
+  ${(evaluateBody.length / 1024).toFixed(1)} KiB request body; load from a separate process over loopback (undici Pool, ${CONNECTIONS} connections, keep-alive);
+  ${WARMUP_MS} ms warm-up then ${MEASURE_MS} ms measured per row. Baseline: a bare node:http server that parses the same body and echoes it as JSON, measured in the same run.
+  Half-peak rows are open loop (latency counted from each request's scheduled time, so queueing is not hidden).
+
+| run | req/s | p50 ms | p99 ms | errors | statuses |
+|---|---|---|---|---|---|
+${table}
+
+- throughput ratio service / echo at peak: **${f(ratio)}×** (goal ≥ 0.5×)
+- service p99 at half its peak rate: **${f(serviceHalf.p99)} ms** (goal ≤ 10 ms)
+`;
+    await mkdir(join(REPO, "bench/results"), { recursive: true });
+    await writeFile(join(REPO, "bench/results/service.md"), md);
+    process.stdout.write(md);
+  } finally {
+    echo.kill();
+    service.kill("SIGTERM");
+  }
+}
+
+const roleIndex = process.argv.indexOf("--role");
+const role = roleIndex >= 0 ? process.argv[roleIndex + 1] : undefined;
+if (role === "echo") echoServer();
+else if (role === "load") {
+  process.once("message", (m: { url: string; path: string; body: string; rate: number }) => {
+    void load(m.url, m.path, m.body, m.rate).then((r) => {
+      process.send!(r, () => process.exit(0));
+    });
+  });
+} else {
+  main().catch((err: unknown) => {
+    process.stderr.write(`bench/service.ts: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
