@@ -16,7 +16,7 @@ export class Journal {
   private flushing: Promise<void> | undefined;
   private closed = false;
 
-  private constructor(private readonly fh: FileHandle, readonly path: string) {}
+  private constructor(private readonly fh: FileHandle, readonly path: string, private size: number) {}
 
   /**
    * Opens (creating) the journal at `path` and returns it with every complete record in order.
@@ -56,7 +56,7 @@ export class Journal {
       await fh.sync();
     }
     if (content === "") await syncDir(dirname(path));
-    return { journal: new Journal(fh, path), records };
+    return { journal: new Journal(fh, path, goodBytes), records };
   }
 
   /** Resolves once every record is on disk (written and fsynced). */
@@ -78,8 +78,11 @@ export class Journal {
         try {
           await this.fh.appendFile(chunk, "utf8");
           await this.fh.datasync();
+          this.size += Buffer.byteLength(chunk, "utf8");
           for (const w of waiters) w.resolve();
         } catch (err) {
+          // Cut off what a failed write (a full disk) left, so the next append starts on a line of its own.
+          await this.fh.truncate(this.size).catch(() => undefined);
           for (const w of waiters) w.reject(err);
         }
       }
