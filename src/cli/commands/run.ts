@@ -2,6 +2,7 @@
 // answer against the local conformal engine, and write summary.json and report.html (docs/run.md).
 // Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options.
 import { CalibkitError } from "../../api/index.js";
+import { loadDataset } from "../../datasets/index.js";
 import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
 
 export const summary = "calibrate a local model on a dataset end to end, cross-check every answer, write a report";
@@ -27,10 +28,12 @@ export async function run(argv: string[]): Promise<number> {
     if (!options.quiet) process.stderr.write(`${line}\n`);
   };
   try {
+    // The dataset first: a malformed row is reported before any model or engine is loaded.
+    const dataset = await loadDataset(options.dataset);
     // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
     const { runPipeline } = await import("../run/pipeline.js");
     const { writeReport } = await import("../../report/index.js");
-    const { summary: s } = await runPipeline(options, log);
+    const { summary: s } = await runPipeline(options, dataset, log);
     const { summaryPath, reportPath } = await writeReport(options.out, s);
     const d = s.crossCheck.disagreements;
     const out = [

@@ -6,7 +6,7 @@ import type { ExampleRecord, Profile } from "../../api/index.js";
 import { openAdapter } from "../../adapters/index.js";
 import { checkAudit, checkMonitor, CrossChecker, localMonitorPath } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
-import { loadDataset, splitDataset, type MultipleChoiceItem } from "../../datasets/index.js";
+import { splitDataset, type Dataset, type MultipleChoiceItem } from "../../datasets/index.js";
 import type { RunSummary } from "../../report/index.js";
 import { eValuePath, reliabilityBins, setSizeHistogram, sweepCoverage, type BeliefPair } from "./analysis.js";
 import { CLOZE_TEMPLATE_HASH, clozeEvidence } from "./clozeEvidence.js";
@@ -31,7 +31,7 @@ function profileNameFor(options: RunOptions, remote: boolean): string {
   return remote ? `${stem}-${Date.now().toString(36)}` : stem;
 }
 
-export async function runPipeline(options: RunOptions, log: (line: string) => void): Promise<RunResult> {
+export async function runPipeline(options: RunOptions, dataset: Dataset, log: (line: string) => void): Promise<RunResult> {
   const started = performance.now();
   const timings: RunSummary["timings"] = [];
   const timed = async <T>(step: string, items: number | undefined, work: () => Promise<T>): Promise<T> => {
@@ -42,7 +42,6 @@ export async function runPipeline(options: RunOptions, log: (line: string) => vo
   };
   const progress = (label: string, total: number) => startProgress(label, total, { quiet: options.quiet });
 
-  const dataset = await timed("load dataset", undefined, () => loadDataset(options.dataset));
   if (dataset.kind !== "multiple_choice") {
     throw new RunInputError(options.dataset, `holds ${dataset.kind} items; calibkit run calibrates set queries and needs a multiple-choice dataset (options and an answer per item)`);
   }
