@@ -83,9 +83,15 @@ export const MAIL_CODES = {
   unknownTemplate: 1007,
   unauthorized: 1401,
   notFound: 1404,
+  /** The same Idempotency-Key was sent before with a different request. */
+  idempotencyConflict: 1409,
   bodyTooLarge: 1413,
+  /** Content-Type was not application/json, or the method does not exist on the path. */
+  unsupportedRequest: 1415,
   rateLimited: 1429,
   internal: 1500,
+  /** The service is stopping and takes no new sends. */
+  unavailable: 1503,
 } as const;
 
 /**

@@ -3,16 +3,8 @@
 // MailServiceError into a failure envelope; nothing else knows statuses.
 import { CalibkitError, MAIL_CODES, type FieldIssue } from "../api/index.js";
 
-/** Codes our service adds to MAIL_CODES (proposed for src/api; docs/mail.md lists them all). */
-export const MAIL_SERVICE_CODES = {
-  ...MAIL_CODES,
-  /** The same Idempotency-Key was sent before with a different request. */
-  idempotencyConflict: 1409,
-  /** Content-Type was not application/json, or the method does not exist on the path. */
-  unsupportedRequest: 1415,
-  /** The service is stopping and takes no new sends. */
-  unavailable: 1503,
-} as const;
+/** The envelope codes of our service, spelled once in src/api (docs/mail.md lists them all). */
+export const MAIL_SERVICE_CODES = MAIL_CODES;
 export type MailCodeName = keyof typeof MAIL_SERVICE_CODES;
 
 export class MailServiceError extends CalibkitError {
