@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import type { LlamaCppModelAdapter } from "./llamaCppAdapter.js";
 import type { CompletionToken } from "./llamaCompletion.js";
-import { completionRequestSchema, type CompletionLogprobs } from "./openaiWire.js";
+import { completionRequestSchema, type CompletionLogprobs } from "../api/index.js";
 
 export interface ModelServerOptions {
   adapter: LlamaCppModelAdapter;

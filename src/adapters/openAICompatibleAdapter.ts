@@ -11,7 +11,7 @@ import { logSumExp } from "./logMath.js";
 import { sampleSeed } from "./llamaSampling.js";
 import {
   completionResponseSchema, modelListSchema, type CompletionResponse,
-} from "./openaiWire.js";
+} from "../api/index.js";
 import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
 
 export interface OpenAICompatibleAdapterOptions {

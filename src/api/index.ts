@@ -39,3 +39,4 @@ export const parseExamplesRequest = (value: unknown): ExamplesRequest =>
 export const parseSendRequest = (value: unknown): SendRequest => parseOrThrow(sendRequestSchema, value, "send request");
 export const parseBatchSendRequest = (value: unknown): BatchSendRequest =>
   parseOrThrow(batchSendRequestSchema, value, "batch send request");
+export * from "./openaiCompletions.js";

@@ -1,6 +1,6 @@
 // The OpenAI-compatible completions wire format (the subset vLLM, SGLang and llama.cpp's server share),
 // spelled once here for both the adapter that calls such servers and `calibkit serve-model`.
-// Not a calibkit service format, so it lives with the adapters rather than in src/api.
+// Not a calibkit service format, but a wire format all the same, so it is spelled in src/api with the others.
 import { z } from "zod";
 
 export const completionRequestSchema = z.looseObject({
