@@ -86,3 +86,36 @@ describe("calibkit run", () => {
     expect(r.stderr).toContain(`${file}, line 2, field "answer": "Z" is not one of the options A, B, C, D`);
   });
 });
+
+describe("calibkit run --service", () => {
+  it.skipIf(!existsSync(GGUF))("uses a remote service with the API key from $CALIBKIT_API_KEY, and fails at once without it", async () => {
+    const { startService } = await import("../../src/service/index.js");
+    const dataDir = await mkdtemp(join(tmpdir(), "calibkit-remote-"));
+    const service = await startService({ dataDir, config: { keys: ["run-test-key-0123"] }, log: () => undefined });
+    try {
+      const out = await mkdtemp(join(tmpdir(), "calibkit-run-remote-"));
+      const args = ["run", "--model", GGUF, "--service", service.baseUrl, "--limit", "80", "--out", out, "--quiet"];
+      const denied = await calibkitWith(args, { CALIBKIT_API_KEY: "" });
+      expect(denied.code).toBe(1);
+      expect(denied.stderr).toMatch(/API key/);
+      const r = await calibkitWith(args, { CALIBKIT_API_KEY: "run-test-key-0123" });
+      expect(r.code, r.stderr).toBe(0);
+      const { summary: s } = await outputs(out);
+      expect(s.service).toEqual({ url: service.baseUrl, embedded: false });
+      expect(s.profile.name).toMatch(/^story-cloze-[a-z0-9]+$/);
+      expect(s.crossCheck.disagreements).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+function calibkitWith(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return calibkit(args);
+  } finally {
+    process.env = saved;
+  }
+}

@@ -53,6 +53,26 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
   const adapter = await timed("open model", undefined, () => openAdapter(options.model));
   try {
     log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})`);
+    // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
+    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
+    const backendName = `${adapter.provider}:${adapter.model}`;
+    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint };
+    const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
+
+    // The service before the long evidence step, so a wrong URL or API key fails at once.
+    await using service = await connect(options.service, log);
+    const client = service.client;
+    const name = profileNameFor(options, !service.embedded);
+    log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
+    const createdProfile = await client.createProfile({
+      name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
+      method: options.method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: CLOZE_TEMPLATE_HASH,
+    });
+    // The cross-check recomputes from exactly the examples this run adds: an existing profile would mix in others.
+    if (createdProfile.n > 0) {
+      throw new RunInputError(options.dataset, `profile "${name}" already holds ${createdProfile.n} examples on ${service.baseUrl}; pick a new --profile name`);
+    }
+
     const ordered: MultipleChoiceItem[] = [...split.calibration, ...split.test, ...split.audit, ...split.monitor];
     const evidence = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
@@ -69,21 +89,6 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       audit: scored.slice(split.calibration.length + split.test.length, ordered.length - split.monitor.length),
       monitor: scored.slice(ordered.length - split.monitor.length),
     };
-    // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
-    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
-    const backendName = `${adapter.provider}:${adapter.model}`;
-    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint };
-    const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
-
-    await using service = await connect(options.service, log);
-    const client = service.client;
-    const name = profileNameFor(options, !service.embedded);
-    log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
-    await client.createProfile({
-      name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
-      method: options.method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: CLOZE_TEMPLATE_HASH,
-    });
-
     const calibrationRecords = records(parts.calibration);
     await timed("ingest", calibrationRecords.length, async () => {
       const bar = progress("ingest", calibrationRecords.length);
