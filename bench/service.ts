@@ -3,7 +3,7 @@
 // Run: npx tsx bench/service.ts   (writes bench/results/service.md)
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, writeFile, mkdir } from "node:fs/promises";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createServer } from "node:http";
@@ -69,18 +69,20 @@ async function load(url: string, path: string, body: string, rate: number): Prom
       }
     }));
   } else {
+    // Open loop: wake on a timer, send every request whose scheduled time has come, sleep until the next.
+    // Latency counts from the scheduled time, so a server that falls behind cannot hide its queue.
     const inflight = new Set<Promise<void>>();
     const interval = 1000 / rate;
     let k = 0;
-    while (true) {
-      const scheduled = start + k * interval;
-      if (scheduled >= end) break;
-      const wait = scheduled - performance.now();
-      if (wait > 1) await new Promise((r) => setTimeout(r, wait - 0.5));
-      while (performance.now() < scheduled) { /* spin the last half millisecond for timing accuracy */ }
-      const p = one(scheduled, scheduled >= start + WARMUP_MS).finally(() => inflight.delete(p));
-      inflight.add(p);
-      k++;
+    while (start + k * interval < end) {
+      const now = performance.now();
+      while (start + k * interval <= now && start + k * interval < end) {
+        const scheduled = start + k * interval;
+        const p: Promise<void> = one(scheduled, scheduled >= start + WARMUP_MS).finally(() => inflight.delete(p));
+        inflight.add(p);
+        k++;
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, start + k * interval - performance.now())));
     }
     await Promise.all(inflight);
   }
@@ -174,6 +176,7 @@ async function main(): Promise<void> {
 - date: ${new Date().toISOString()}
 - CPU: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores
 - node: ${process.version}
+- machine load average (1/5/15 min) at the end of the run: ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (other work on the machine shares its ${cpus().length} cores)
 - workload: client_evidence evaluate with 4 set queries (LAC, alpha 0.1) over 4 options, on a profile of ${profile.n as number} examples (version ${profile.version as number});
   ${(evaluateBody.length / 1024).toFixed(1)} KiB request body; load from a separate process over loopback (undici Pool, ${CONNECTIONS} connections, keep-alive);
   ${WARMUP_MS} ms warm-up then ${MEASURE_MS} ms measured per row. Baseline: a bare node:http server that parses the same body and echoes it as JSON, measured in the same run.

@@ -1,9 +1,9 @@
 // belief queries: Venn–Abers on p(yes), calibrated on the examples labelled yes / no (or true / false).
 import type { BeliefAnswer, BeliefQuery } from "../../api/index.js";
-import { calibrateBelief, minimumN, predictBelief } from "./conformal.js";
+import { calibrateBelief, predictBelief } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool } from "./pools.js";
+import { cached, probabilityPool, minimumNOf } from "./pools.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 
@@ -14,7 +14,7 @@ export function answerBelief(input: QueryInput<BeliefQuery>): QueryOutcome {
   const p = queryProbabilities(input, NAMES);
   const pYes = p[1]!;
   const pool = probabilityPool(profile, NAMES, { grouped: false, booleanNames: ["yes", "no"] });
-  const needed = minimumN(profile.meta.alpha);
+  const needed = minimumNOf(profile.meta.alpha);
   const base = { n: pool.n, method: "venn-abers", estimated: fromSamples(input.evidence) || pool.estimated > 0 };
   if (pool.n < needed) {
     const answer: BeliefAnswer = {

@@ -2,10 +2,10 @@
 // else the fraction of samples that agree), and those above a threshold calibrated on labelled claims are
 // retained: with probability ≥ 1 − α every retained claim is correct.
 import type { ClaimAnswer, ClaimQuery, Evidence, Sample } from "../../api/index.js";
-import { agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, splitIntoClaims, type LabelledClaim } from "./conformal.js";
+import { agreementFrequencies, calibrateClaims, filterClaims, normalizeClaimText, splitIntoClaims, type LabelledClaim } from "./conformal.js";
 import { exampleEvidence } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached } from "./pools.js";
+import { cached, minimumNOf } from "./pools.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
 
@@ -66,7 +66,7 @@ export function answerClaim(input: QueryInput<ClaimQuery>): QueryOutcome {
   const texts = responseClaims(evidence);
   const { scores, client } = claimScores(evidence, texts);
   const examples = claimExamples(input);
-  const needed = minimumN(alpha);
+  const needed = minimumNOf(alpha);
   const base = { alpha, n: examples.length, method: client ? "conformal-factuality (client claim scores)" : "conformal-factuality (sample agreement)" };
   if (examples.length < needed) {
     const verdicts = texts.map((text, i) => ({ text, score: scores[i]!, reason: scores[i]! >= 0.5 ? "heuristic_majority" : "heuristic_minority" }));

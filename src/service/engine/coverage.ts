@@ -4,9 +4,9 @@
 // every retained claim is correct; gate examples (risk monitors) incur a loss when approved but labelled fail.
 import type { ExampleRecord } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
-import { calibrateClaims, calibrateGate, calibrateInterval, calibrateSet, decide, filterClaims, minimumN, predictInterval, predictSet, rngFromString } from "./conformal.js";
+import { calibrateClaims, calibrateGate, calibrateInterval, calibrateSet, decide, filterClaims, predictInterval, predictSet, rngFromString } from "./conformal.js";
 import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
-import { cached, probabilityPool } from "./pools.js";
+import { cached, probabilityPool, minimumNOf } from "./pools.js";
 import { calibrationRng, calibrationSeedText } from "./seeds.js";
 import { claimScores } from "./claimQuery.js";
 
@@ -29,7 +29,7 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
       const { scores } = claimScores(ev, cs.map((c) => c.text));
       return [cs.map((c, i) => ({ score: scores[i]!, correct: c.correct }))];
     }));
-    if (examples.length < minimumN(alpha)) return undefined;
+    if (examples.length < minimumNOf(alpha)) return undefined;
     const cal = cached(profile, `claim-cal|${alpha}`, () => calibrateClaims(examples, { alpha }));
     const { scores } = claimScores(evidence, claims.map((c) => c.text as string));
     const kept = filterClaims(cal, claims.map((c, i) => ({ text: c.text as string, score: scores[i]! })));
@@ -43,9 +43,9 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
     const y = levels.indexOf(name);
     const p = probabilitiesOf(evidence, levels, true);
     const pool = probabilityPool(profile, levels, { levels: true, grouped: false });
-    if (y < 0 || !p || pool.n < minimumN(alpha)) return undefined;
+    if (y < 0 || !p || pool.n < minimumNOf(alpha)) return undefined;
     const method = INTERVAL_METHODS.has(profile.meta.method) ? profile.meta.method : "ordinal-aps";
-    const cal = cached(profile, `interval|${method}|${alpha}|${JSON.stringify(levels)}`, () =>
+    const cal = cached(profile, `interval|${method}|${alpha}|${levels.join("\u0000")}`, () =>
       calibrateInterval({ probabilities: { data: pool.rows, width: levels.length }, labels: pool.labels }, { method, alpha, rng: calibrationRng(profile) }));
     const pred = predictInterval(cal, { probabilities: p, levels }, rng);
     return !pred.empty && pred.lower <= y && y <= pred.upper;
@@ -56,13 +56,13 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
   const p = probabilitiesOf(evidence, names);
   const grouped = profile.meta.group_by !== undefined && profile.groupOf(example) !== undefined;
   const pool = probabilityPool(profile, names, { grouped });
-  if (!p || pool.n < minimumN(alpha)) return undefined;
+  if (!p || pool.n < minimumNOf(alpha)) return undefined;
   const method = SET_METHODS.has(profile.meta.method) ? profile.meta.method : "LAC";
-  const cal = cached(profile, `set|${method}|${alpha}|${grouped}|${JSON.stringify(names)}`, () =>
+  const cal = cached(profile, `set|${method}|${alpha}|${grouped}|${names.join("\u0000")}`, () =>
     calibrateSet({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels, ...(pool.groups ? { groups: pool.groups } : {}) }, { method, alpha, rng: calibrationRng(profile) }));
   const group = grouped ? profile.groupOf(example) : undefined;
   const pred = predictSet(cal, { probabilities: p, options: names, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
-  if (pred.n < minimumN(alpha)) return undefined;
+  if (pred.n < minimumNOf(alpha)) return undefined;
   return pred.set.includes(name);
 }
 

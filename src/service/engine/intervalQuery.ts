@@ -1,10 +1,10 @@
 // interval queries: an interval of ordered levels (CQR on level indices, or ordinal APS) calibrated on the
 // examples whose level_probabilities cover the same levels and whose label is one of them.
 import type { IntervalAnswer, IntervalQuery } from "../../api/index.js";
-import { calibrateInterval, minimumN, predictInterval } from "./conformal.js";
+import { calibrateInterval, predictInterval } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool } from "./pools.js";
+import { cached, probabilityPool, minimumNOf } from "./pools.js";
 import { calibrationRng, predictionRng } from "./seeds.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
@@ -19,7 +19,7 @@ export function answerInterval(input: QueryInput<IntervalQuery>): QueryOutcome {
   const method = query.method ?? (INTERVAL_METHODS.has(profile.meta.method) ? profile.meta.method : "ordinal-aps");
   const p = queryProbabilities(input, names, true);
   const pool = probabilityPool(profile, names, { levels: true, grouped: false });
-  const needed = minimumN(alpha);
+  const needed = minimumNOf(alpha);
   const base = { alpha, method, n: pool.n, estimated: fromSamples(input.evidence, true) || pool.estimated > 0 };
   if (pool.n < needed) {
     // Heuristic: the central levels holding 1 − α of the mass around the median.
@@ -46,7 +46,7 @@ export function answerInterval(input: QueryInput<IntervalQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const cal = cached(profile, `interval|${method}|${alpha}|${JSON.stringify(names)}`, () =>
+  const cal = cached(profile, `interval|${method}|${alpha}|${names.join("\u0000")}`, () =>
     calibrateInterval(
       { probabilities: { data: pool.rows, width: names.length }, labels: pool.labels },
       { method, alpha, rng: calibrationRng(profile) },

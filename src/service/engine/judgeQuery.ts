@@ -2,10 +2,10 @@
 // otherwise the query escalates along its cascade: a model stage judges again (its set calibrated on the same
 // profile), `human_queue` enqueues the item for a person and ends the cascade with no winner.
 import { judgeCandidates, type JudgeAnswer, type JudgeQuery } from "../../api/index.js";
-import { calibrateSet, HUMAN_QUEUE, judgeStage, minimumN, type Rng } from "./conformal.js";
+import { calibrateSet, HUMAN_QUEUE, judgeStage, type Rng } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool } from "./pools.js";
+import { cached, probabilityPool, minimumNOf } from "./pools.js";
 import { calibrationRng, predictionRng } from "./seeds.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
@@ -29,7 +29,7 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
   const alpha = query.alpha ?? profile.meta.alpha;
   const method = SET_METHODS.has(profile.meta.method) ? profile.meta.method : "LAC";
   const pool = probabilityPool(profile, sorted, { grouped: false });
-  const needed = minimumN(alpha);
+  const needed = minimumNOf(alpha);
   const cascade = query.cascade ?? [];
   const base = { alpha, method, n: pool.n, estimated: fromSamples(input.evidence) || pool.estimated > 0 };
   // The first judgement: the query's own evidence, else the first cascade stage.
@@ -56,7 +56,7 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
     };
     return { answer, insufficient: true };
   }
-  const cal = cached(profile, `set|${method}|${alpha}|false|${JSON.stringify(sorted)}`, () =>
+  const cal = cached(profile, `set|${method}|${alpha}|false|${sorted.join("\u0000")}`, () =>
     calibrateSet({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }, { method, alpha, rng: calibrationRng(profile) }),
   );
   const rng: Rng = predictionRng(profile, name);

@@ -2,9 +2,21 @@
 // with what was calibrated on it, keyed by (version, type, option names, method, alpha, group mode), so an
 // evaluate costs O(K log n) per query after the first.
 import type { ProfileState } from "../profiles/profileState.js";
+import { minimumN } from "./conformal.js";
 import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
 
 const MAX_ENTRIES_PER_PROFILE = 64;
+
+const minimumNs = new Map<number, number>();
+/** minimumN(alpha), memoised: the engine computes it in exact decimal arithmetic, too slow for every query. */
+export function minimumNOf(alpha: number): number {
+  let n = minimumNs.get(alpha);
+  if (n === undefined) {
+    n = minimumN(alpha);
+    if (minimumNs.size < 1024) minimumNs.set(alpha, n);
+  }
+  return n;
+}
 
 class VersionedCache {
   version = -1;
@@ -44,7 +56,7 @@ export interface ProbabilityPool {
  * `levels`) and whose label is one of them. `names` should be canonical (sorted) for options.
  */
 export function probabilityPool(state: ProfileState, names: readonly string[], options: { levels?: boolean; grouped: boolean; booleanNames?: [string, string] }): ProbabilityPool {
-  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${JSON.stringify(names)}`;
+  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${names.join("\u0000")}`;
   return cached(state, key, () => {
     const K = names.length;
     const index = new Map(names.map((n, i) => [n, i]));

@@ -2,10 +2,10 @@
 // group of a grouped profile) and per-option Venn–Abers probabilities, both calibrated on the examples whose
 // evidence covers the same option names.
 import type { SetAnswer, SetQuery } from "../../api/index.js";
-import { calibrateOptionBeliefs, calibrateSet, minimumN, predictOptionBeliefs, predictSet } from "./conformal.js";
+import { calibrateOptionBeliefs, calibrateSet, predictOptionBeliefs, predictSet } from "./conformal.js";
 import { fromSamples, probabilitiesOf } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
+import { cached, probabilityPool, type ProbabilityPool, minimumNOf } from "./pools.js";
 import { calibrationRng, predictionRng } from "./seeds.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
@@ -14,7 +14,7 @@ const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
 
 export function groupCount(input: QueryInput, pool: ProbabilityPool, group: string | undefined): number {
   if (group === undefined || !pool.groups) return pool.n;
-  const counts = cached(input.profile, `groups|${JSON.stringify(pool.names)}`, () => {
+  const counts = cached(input.profile, `groups|${pool.names.join("\u0000")}`, () => {
     const m = new Map<string, number>();
     for (const g of pool.groups!) m.set(g, (m.get(g) ?? 0) + 1);
     return m;
@@ -36,6 +36,7 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   const { query, profile } = input;
   const names = Object.keys(query.options);
   const sorted = [...names].sort();
+  const namesKey = sorted.join("\u0000");
   const alpha = query.alpha ?? profile.meta.alpha;
   const method = query.method ?? (SET_METHODS.has(profile.meta.method) ? profile.meta.method : "LAC");
   const group = profile.meta.group_by ? query.group_by : undefined;
@@ -46,7 +47,7 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   const probabilities = Object.fromEntries(sorted.map((name, j) => [name, p[j]!]));
   const pool = probabilityPool(profile, sorted, { grouped: group !== undefined });
   const n = groupCount(input, pool, group);
-  const needed = minimumN(alpha);
+  const needed = minimumNOf(alpha);
   const estimated = fromSamples(input.evidence) || pool.estimated > 0;
   const base = { alpha, method, group, estimated };
   const heuristic = (count: number): QueryOutcome => {
@@ -70,7 +71,7 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   };
   if (n < needed) return heuristic(n);
   const K = sorted.length;
-  const cal = cached(profile, `set|${method}|${alpha}|${group !== undefined}|${JSON.stringify(sorted)}`, () =>
+  const cal = cached(profile, `set|${method}|${alpha}|${group !== undefined}|${namesKey}`, () =>
     calibrateSet(
       { probabilities: { data: pool.rows, width: K }, labels: pool.labels, ...(pool.groups ? { groups: pool.groups } : {}) },
       { method, alpha, rng: calibrationRng(profile) },
@@ -79,7 +80,7 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   const prediction = predictSet(cal, { probabilities: p, options: sorted, ...(group !== undefined ? { group } : {}) }, predictionRng(profile, input.name), { pValues: false });
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
   if (prediction.n < needed) return heuristic(prediction.n);
-  const beliefs = cached(profile, `option-beliefs|${JSON.stringify(sorted)}`, () =>
+  const beliefs = cached(profile, `option-beliefs|${namesKey}`, () =>
     calibrateOptionBeliefs({ probabilities: { data: pool.rows, width: K }, labels: pool.labels }),
   );
   const va = predictOptionBeliefs(beliefs, p);
