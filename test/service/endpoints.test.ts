@@ -3,6 +3,7 @@
 // alerts, audits, idempotent example batches, a judge cascade escalating to the human queue, and restarts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvaluationClient, InsufficientCalibrationError, UnprocessableError, HttpError } from "../../src/client/index.js";
+import { calibrateSet, predictSet, rngFromString } from "../../src/conformal/index.js";
 import { binaryExample, CLIENT_BACKEND, lcg, setExample, startServer, type Spawned } from "./helpers.js";
 
 let server: Spawned & { data: string };
@@ -67,6 +68,27 @@ describe("profiles and evaluate", () => {
     expect(again.answers.q2).toEqual(res.answers.q2);
   });
 
+  it("gives randomized answers a client reproduces bit for bit with the documented seeds", async () => {
+    await client.createProfile({ name: "repro", backend: CLIENT_BACKEND, alpha: 0.2, method: "APS", strict_fingerprint: false });
+    const profile = await client.addExamples("repro", Array.from({ length: 200 }, (_, i) => setExample(rand, i)));
+    const names = ["A", "B", "C", "D"];
+    const cases = Array.from({ length: 12 }, (_, k) => {
+      const raw = names.map(() => 0.05 + rand());
+      const sum = raw.reduce((a, b) => a + b, 0);
+      return Object.fromEntries(names.map((n, j) => [n, raw[j]! / sum]));
+    });
+    const res = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: Object.fromEntries(cases.map((p, k) => [`q${k}`, setQuery(p, { calibration_profile: "repro" })])) });
+    const stored = (await (await fetch(`${server.url}/api/v1/calibration-profiles/repro/examples?limit=10000`)).json()) as { examples: { label: string; metadata: { evidence: { option_probabilities: Record<string, number> } } }[] };
+    const cal = calibrateSet(
+      { probabilities: stored.examples.map((e) => names.map((n) => e.metadata.evidence.option_probabilities[n]!)), labels: stored.examples.map((e) => names.indexOf(e.label)) },
+      { method: "APS", alpha: 0.2, rng: rngFromString(`repro@${profile.version}`) },
+    );
+    cases.forEach((p, k) => {
+      const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/q${k}`));
+      expect((res.answers[`q${k}`] as { set: string[] }).set).toEqual(mine.set);
+    });
+  });
+
   it("serves belief, gate, interval and claim queries from one profile", async () => {
     await client.createProfile({ name: "multi", backend: CLIENT_BACKEND, alpha: 0.2, method: "ordinal-aps", strict_fingerprint: false });
     const levels = ["low", "mid", "high"];
@@ -106,6 +128,24 @@ describe("profiles and evaluate", () => {
       expect(c.retained_claims.map((x) => x.text)).toContain("The sky is blue.");
       expect(c.dropped_claims.map((x) => x.text)).toContain("Cats bark.");
     }
+  });
+
+  it("calibrates each Mondrian group on its own and gives each group its own status", async () => {
+    await client.createProfile({ name: "grp", backend: CLIENT_BACKEND, alpha: 0.1, group_by: "region", strict_fingerprint: false });
+    const missing = await client.addExamples("grp", [setExample(rand, 0)]).catch((x: unknown) => x);
+    expect((missing as UnprocessableError).field).toBe("examples.0.group");
+    const profile = await client.addExamples("grp", [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...setExample(rand, i), group: "eu" })),
+      ...Array.from({ length: 5 }, (_, i) => {
+        const e = setExample(rand, i);
+        return { ...e, metadata: { ...e.metadata, region: "us" } };
+      }),
+    ]);
+    expect(profile).toMatchObject({ n: 35, status: "collecting", group_by: "region", groups: { eu: { n: 30, status: "serving" }, us: { n: 5, status: "collecting" } } });
+    const eu = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: { q: setQuery(probs, { calibration_profile: "grp", group_by: "eu" }) } });
+    expect(eu.answers.q!.guarantee).toMatchObject({ kind: "group_coverage", group: "eu", n: 30 });
+    const us = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: { q: setQuery(probs, { calibration_profile: "grp", group_by: "us" }) } }).catch((x: unknown) => x);
+    expect((us as InsufficientCalibrationError).answers.q!.guarantee).toMatchObject({ kind: "heuristic", group: "us", n: 5 });
   });
 
   it("rejects unknown profiles (404 with field) and invalid requests (422 naming the field)", async () => {
