@@ -7,7 +7,7 @@ import { fieldIssues, ValidationError, CalibkitError, profileNameSchema } from "
 import { hashKey, type StoredKey } from "./auth.js";
 
 const keySchema = z.union([
-  z.string().min(8),
+  z.string().refine((k) => k.length >= 8 && !/\s/.test(k), { message: "must be a key of at least 8 characters without spaces" }),
   z.strictObject({
     name: z.string().min(1).optional(),
     hash: z.string().regex(/^sha256:[0-9a-f]{64}$/i, { message: "must be sha256:<64 hex digits>" }),
