@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const benchDir = fileURLToPath(new URL(".", import.meta.url));
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const resultsDir = join(benchDir, "results");
 const self = basename(fileURLToPath(import.meta.url));
 
@@ -33,6 +34,7 @@ function runOne(name: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(benchDir, `${name}.ts`)], {
       stdio: "inherit",
+      cwd: repoRoot, // benchmarks write bench/results/<name>.md relative to the repository root
       env: { ...process.env, CALIBKIT_BENCH_RESULTS: resultsDir },
     });
     child.on("exit", (code) => {

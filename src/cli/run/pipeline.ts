@@ -1,6 +1,7 @@
 // The main job, step by step: split the dataset, build evidence with the local model, create the profile
 // and add the calibration examples, evaluate the test split in client_evidence requests, audit on held-out
 // examples, feed a coverage monitor, and cross-check every answer against the local conformal engine.
+import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../../api/index.js";
 import { openAdapter } from "../../adapters/index.js";
@@ -19,6 +20,11 @@ import { RunInputError } from "./errors.js";
 
 /** Examples per POST …/examples while ingesting (each batch is one progress step). */
 const INGEST_BATCH = 100;
+
+async function calibkitVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  return pkg.version ?? "unknown";
+}
 
 export interface RunResult {
   summary: RunSummary;
@@ -160,7 +166,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const m = parts.test.length;
     const report = checker.report;
     const summary: RunSummary = {
-      calibkit: "0.1.0",
+      calibkit: await calibkitVersion(),
       createdAt: new Date().toISOString(),
       model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
       dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
