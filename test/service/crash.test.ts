@@ -62,7 +62,9 @@ describe("crash safety", () => {
       const stop = { killed: false };
       const writers = Array.from({ length: WRITERS }, (_, id) => writer(server.url, id, round, acks, stop));
       const acked = acks.length;
-      await new Promise((r) => setTimeout(r, 300 + rand() * 700));
+      // Kill at a random moment once ingestion is under way (the first acknowledgement of the round).
+      for (let waited = 0; acks.length === acked && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, rand() * 700));
       server.child.kill("SIGKILL");
       stop.killed = true;
       await server.stop();
