@@ -5,17 +5,18 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../../api/index.js";
 import { openAdapter } from "../../adapters/index.js";
-import { checkAudit, checkMonitor, CrossChecker, localMonitorPath } from "../../client/index.js";
+import { CrossChecker } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset, type MultipleChoiceItem } from "../../datasets/index.js";
 import type { RunSummary } from "../../report/index.js";
-import { eValuePath, reliabilityBins, setSizeHistogram, sweepCoverage, type BeliefPair } from "./analysis.js";
+import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
 import { CLOZE_TEMPLATE_HASH, clozeEvidence } from "./clozeEvidence.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
 import type { RunOptions } from "./options.js";
 import { startProgress } from "./progress.js";
-import { evaluateRequest, exampleRecord, QUERY_NAME, scoredRow, type Scored } from "./records.js";
+import { exampleRecord, scoredRow, type Scored } from "./records.js";
+import { auditStep, evaluateTestSplit, monitorStep } from "./steps.js";
 import { RunInputError } from "./errors.js";
 
 /** Examples per POST …/examples while ingesting (each batch is one progress step). */
@@ -111,55 +112,17 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const profile: Profile = await client.getProfile(name);
     const checker = new CrossChecker(profile, calibrationRecords);
 
-    // Test split: one client_evidence request per item, each answer cross-checked at once.
-    const sizes: number[] = [];
-    const pairs: BeliefPair[] = [];
-    let covered = 0;
-    let correct = 0;
-    await timed("evaluate", parts.test.length, async () => {
+    const t = await timed("evaluate", parts.test.length, async () => {
       const bar = progress("evaluate", parts.test.length);
       try {
-        for (const x of parts.test) {
-          const request = evaluateRequest(x, name, backendName, accessLevel);
-          const response = await client.evaluate(request);
-          checker.check(request as never, response, x.item.id);
-          const answer = response.answers[QUERY_NAME] as { set: string[]; venn_abers: Record<string, [number, number]> };
-          sizes.push(answer.set.length);
-          if (answer.set.includes(x.item.answer)) covered++;
-          const p = x.evidence.option_probabilities!;
-          const top = Object.keys(p).reduce((a, b) => (p[b]! > p[a]! ? b : a));
-          if (top === x.item.answer) correct++;
-          for (const [option, [p0, p1]] of Object.entries(answer.venn_abers)) pairs.push({ p0, p1, gold: option === x.item.answer });
-          bar.increment();
-        }
+        return await evaluateTestSplit(client, checker, parts.test, { profile: name, backendName, accessLevel }, bar);
       } finally {
         bar.stop();
       }
     });
-
-    // Audit on held-out examples, recomputed locally.
-    const auditRecords = records(parts.audit);
-    let audit: RunSummary["audit"] = { result: "skipped", realizedCoverage: NaN, ci: [0, 1], sample: 0, target: 1 - options.alpha, date: new Date().toISOString() };
-    if (auditRecords.length > 0) {
-      const result = await timed("audit", auditRecords.length, () => client.audit(name, auditRecords));
-      checkAudit(checker, auditRecords, options.alpha, result);
-      audit = { result: result.result, realizedCoverage: result.realized_coverage, ci: result.ci, sample: result.sample, target: result.target, date: result.date };
-    }
-
-    // Monitor: created now, fed the stream in one batch (judged against the calibration as it stands).
-    const monitorRecords = records(parts.monitor);
-    const created = await client.createMonitor(name, { type: "coverage", false_alarm_rate: options.falseAlarmRate, target: options.alpha, labelled_sample_rate: 1 });
-    let monitorView: Record<string, unknown> = created;
-    let path = { path: [] as { n: number; eValue: number }[], miscovered: [] as boolean[] };
-    let alerts: RunSummary["monitor"]["alerts"] = [];
-    if (monitorRecords.length > 0) {
-      const local = localMonitorPath(checker, monitorRecords, created.id, profile.n, created.target, created.false_alarm_rate);
-      await timed("monitor", monitorRecords.length, () => client.addExamples(name, monitorRecords));
-      monitorView = (await client.listMonitors(name)).monitors.find((m) => m.id === created.id) ?? created;
-      checkMonitor(checker, monitorView, local);
-      alerts = (await client.listAlerts(name, created.id)).alerts.map((a) => ({ type: a.type, severity: a.severity, n: a.n, e_value: a.e_value, message: a.message, detected_at: a.detected_at }));
-      path = local;
-    }
+    const audit = await timed("audit", parts.audit.length, () => auditStep(client, checker, name, records(parts.audit), options.alpha));
+    const monitor = await timed("monitor", parts.monitor.length, () =>
+      monitorStep(client, checker, profile, records(parts.monitor), options.alpha, options.falseAlarmRate));
 
     const calRows = parts.calibration.map(scoredRow);
     const testRows = parts.test.map(scoredRow);
@@ -174,17 +137,13 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       profile: { name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
       split: { calibration: parts.calibration.length, test: m, audit: parts.audit.length, monitor: parts.monitor.length },
       test: {
-        n: m, target: 1 - options.alpha, coverage: covered / m, band: coverageBand(m, profile.n, options.alpha),
-        averageSetSize: sizes.reduce((a, b) => a + b, 0) / m, accuracy: correct / m, setSizes: setSizeHistogram(sizes),
+        n: m, target: 1 - options.alpha, coverage: t.covered / m, band: coverageBand(m, profile.n, options.alpha),
+        averageSetSize: t.sizes.reduce((a, b) => a + b, 0) / m, accuracy: t.correct / m, setSizes: setSizeHistogram(t.sizes),
       },
       sweep: sweepCoverage(calRows, testRows, options.method, name),
-      reliability: reliabilityBins(pairs),
+      reliability: reliabilityBins(t.pairs),
       audit,
-      monitor: {
-        id: created.id, type: created.type, target: created.target, falseAlarmRate: created.false_alarm_rate,
-        status: String(monitorView.status), threshold: 1 / created.false_alarm_rate,
-        path: path.path.length ? path.path : eValuePath([], options.alpha, options.falseAlarmRate), alerts,
-      },
+      monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },
       timings,
       totalSeconds: (performance.now() - started) / 1000,

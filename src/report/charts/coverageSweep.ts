@@ -6,7 +6,7 @@ import { COLORS, type ChartOption, fmt } from "./chart.js";
 export function coverageSweepChart(s: RunSummary): ChartOption {
   const rows = [...s.sweep].sort((a, b) => a.target - b.target);
   const lo = Math.min(...rows.map((r) => Math.min(r.target, r.coverage, r.band[0])));
-  const min = Math.max(0, Math.floor((lo - 0.02) * 20) / 20);
+  const min = Math.max(0, Math.floor((lo - 0.02) * 10) / 10);
   return {
     grid: { left: 60, right: 24, top: 40, bottom: 50 },
     legend: { top: 8, data: ["measured coverage", "target (y = x)", "finite-sample band"] },

@@ -1,0 +1,76 @@
+// The service-facing steps after ingestion: evaluate the test split, audit, feed a monitor. Each step
+// cross-checks what the service returned before the run moves on.
+import type { ExampleRecord } from "../../api/index.js";
+import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type EvaluationClient } from "../../client/index.js";
+import type { RunSummary } from "../../report/index.js";
+import type { BeliefPair } from "./analysis.js";
+import type { Progress } from "./progress.js";
+import { evaluateRequest, QUERY_NAME, type Scored } from "./records.js";
+
+export interface TestOutcome {
+  sizes: number[];
+  pairs: BeliefPair[];
+  covered: number;
+  /** Items whose most probable option (the model alone) is the gold one. */
+  correct: number;
+}
+
+/** One client_evidence request per test item, each answer cross-checked as it arrives. */
+export async function evaluateTestSplit(
+  client: EvaluationClient, checker: CrossChecker, test: readonly Scored[],
+  target: { profile: string; backendName: string; accessLevel: Parameters<typeof evaluateRequest>[3] }, bar: Progress,
+): Promise<TestOutcome> {
+  const out: TestOutcome = { sizes: [], pairs: [], covered: 0, correct: 0 };
+  for (const x of test) {
+    const request = evaluateRequest(x, target.profile, target.backendName, target.accessLevel);
+    const response = await client.evaluate(request);
+    checker.check(request as Parameters<CrossChecker["check"]>[0], response, x.item.id);
+    const answer = response.answers[QUERY_NAME] as { set: string[]; venn_abers: Record<string, [number, number]> };
+    out.sizes.push(answer.set.length);
+    if (answer.set.includes(x.item.answer)) out.covered++;
+    const p = x.evidence.option_probabilities!;
+    if (Object.keys(p).reduce((a, b) => (p[b]! > p[a]! ? b : a)) === x.item.answer) out.correct++;
+    for (const [option, [p0, p1]] of Object.entries(answer.venn_abers)) out.pairs.push({ p0, p1, gold: option === x.item.answer });
+    bar.increment();
+  }
+  return out;
+}
+
+/** The service's audit on held-out examples, recomputed locally. */
+export async function auditStep(
+  client: EvaluationClient, checker: CrossChecker, profile: string, examples: ExampleRecord[], alpha: number,
+): Promise<RunSummary["audit"]> {
+  if (examples.length === 0) {
+    return { result: "skipped", realizedCoverage: NaN, ci: [0, 1], sample: 0, target: 1 - alpha, date: new Date().toISOString() };
+  }
+  const result = await client.audit(profile, examples);
+  checkAudit(checker, examples, alpha, result);
+  return { result: result.result, realizedCoverage: result.realized_coverage, ci: result.ci, sample: result.sample, target: result.target, date: result.date };
+}
+
+/**
+ * A coverage monitor created now and fed the stream as one batch of new examples, which the service
+ * judges against the calibration as it stood before them; the local e-process is computed the same way.
+ */
+export async function monitorStep(
+  client: EvaluationClient, checker: CrossChecker, profile: { name: string; n: number }, stream: ExampleRecord[],
+  alpha: number, falseAlarmRate: number,
+): Promise<RunSummary["monitor"]> {
+  const created = await client.createMonitor(profile.name, { type: "coverage", false_alarm_rate: falseAlarmRate, target: alpha, labelled_sample_rate: 1 });
+  const summary: RunSummary["monitor"] = {
+    id: created.id, type: created.type, target: created.target, falseAlarmRate: created.false_alarm_rate,
+    status: created.status, threshold: 1 / created.false_alarm_rate, path: [], alerts: [],
+  };
+  if (stream.length === 0) return summary;
+  const local = localMonitorPath(checker, stream, created.id, profile.n, created.target, created.false_alarm_rate);
+  await client.addExamples(profile.name, stream);
+  const view = (await client.listMonitors(profile.name)).monitors.find((m) => m.id === created.id) ?? created;
+  checkMonitor(checker, view, local);
+  const alerts = (await client.listAlerts(profile.name, created.id)).alerts;
+  return {
+    ...summary,
+    status: view.status,
+    path: local.path,
+    alerts: alerts.map((a) => ({ type: a.type, severity: a.severity, n: a.n, e_value: a.e_value, message: a.message, detected_at: a.detected_at })),
+  };
+}
