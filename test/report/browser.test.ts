@@ -24,5 +24,5 @@ describe("report.html in headless Chromium", () => {
     expect(check.consoleErrors).toEqual([]);
     expect(check.requests).toEqual([]);
     expect((await stat(screenshot)).size).toBeGreaterThan(10_000);
-  });
+  }, 120_000);
 });

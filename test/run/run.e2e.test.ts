@@ -13,6 +13,8 @@ import { FIGURE_IDS } from "../../src/report/index.js";
 const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
 const GGUF = join(MODELS, "stories260K.gguf");
 const ONNX = join(MODELS, "tiny-gpt2");
+/** A run takes 10–35 s alone on 2 cores; the full suite runs other files beside it. */
+const E2E_TIMEOUT_MS = 180_000;
 
 function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -63,7 +65,7 @@ describe("calibkit run", () => {
     expect(s.audit.sample).toBe(42);
     expect(s.monitor.path).toHaveLength(42);
     expectPlots(html);
-  });
+  }, E2E_TIMEOUT_MS);
 
   it.skipIf(!existsSync(ONNX))("runs the ONNX model on a dataset in MMLU CSV format", async () => {
     const out = await mkdtemp(join(tmpdir(), "calibkit-run-onnx-"));
@@ -75,7 +77,7 @@ describe("calibkit run", () => {
     expect(s.dataset.items).toBe(60);
     expect(s.crossCheck.disagreements).toEqual([]);
     expectPlots(html);
-  });
+  }, E2E_TIMEOUT_MS);
 
   it("refuses a malformed dataset naming file, line and field, before loading any model", async () => {
     const dir = await mkdtemp(join(tmpdir(), "calibkit-bad-"));
@@ -107,7 +109,7 @@ describe("calibkit run --service", () => {
     } finally {
       await service.close();
     }
-  });
+  }, 2 * E2E_TIMEOUT_MS);
 });
 
 function calibkitWith(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
