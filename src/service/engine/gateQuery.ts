@@ -2,10 +2,10 @@
 // risk_high_probability: Learn then Test at δ; fdr: conformal selection. auto_approve above the threshold,
 // escalate below, abstain when the data cannot certify any threshold.
 import type { GateAnswer, GateQuery } from "../../api/index.js";
-import { calibrateGate, decide } from "./conformal.js";
+import { gateCalibration, gatePool } from "./calibrations.js";
+import { decide } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool } from "./pools.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 
@@ -27,7 +27,7 @@ function neededN(query: GateQuery, bound: number): number {
 export function answerGate(input: QueryInput<GateQuery>): QueryOutcome {
   const { query, profile } = input;
   const pPass = queryProbabilities(input, NAMES)[1]!;
-  const pool = probabilityPool(profile, NAMES, { grouped: false, booleanNames: ["pass", "fail"] });
+  const pool = gatePool(profile);
   const weights = lossWeights(query.loss);
   const bound = Math.max(1, weights.fail, weights.pass);
   const needed = neededN(query, bound);
@@ -46,21 +46,7 @@ export function answerGate(input: QueryInput<GateQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const key = `gate|${query.guarantee}|${query.target}|${query.delta}|${weights.fail}|${weights.pass}`;
-  const cal = cached(profile, key, () => {
-    const scores = new Float64Array(pool.n);
-    const labels = new Uint8Array(pool.n);
-    const losses = new Float64Array(pool.n);
-    for (let i = 0; i < pool.n; i++) {
-      scores[i] = pool.rows[2 * i + 1]!;
-      labels[i] = pool.labels[i] === 1 ? 1 : 0;
-      losses[i] = labels[i] ? weights.pass : weights.fail;
-    }
-    return calibrateGate(
-      { scores, labels, losses },
-      { guarantee: query.guarantee, target: query.target, lossBound: bound, ...(query.delta !== undefined ? { delta: query.delta } : {}) },
-    );
-  });
+  const cal = gateCalibration(profile, { guarantee: query.guarantee, target: query.target, delta: query.delta, ...weights });
   const decision = decide(cal, pPass);
   const answer: GateAnswer = {
     type: "gate",

@@ -2,16 +2,15 @@
 // otherwise the query escalates along its cascade: a model stage judges again (its set calibrated on the same
 // profile), `human_queue` enqueues the item for a person and ends the cascade with no winner.
 import { judgeCandidates, type JudgeAnswer, type JudgeQuery } from "../../api/index.js";
-import { calibrateSet, HUMAN_QUEUE, judgeStage, type Rng } from "./conformal.js";
+import { setCalibration, setMethodOf } from "./calibrations.js";
+import { HUMAN_QUEUE, judgeStage, type Rng } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool, minimumNOf } from "./pools.js";
-import { calibrationRng, predictionRng } from "./seeds.js";
+import { probabilityPool, minimumNOf } from "./pools.js";
+import { predictionRng } from "./seeds.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
-
-const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
 
 export function judgePrompt(query: JudgeQuery, context: unknown, candidates: readonly string[]): string {
   const texts = (context as { candidates: Record<string, unknown> }).candidates;
@@ -27,7 +26,7 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
   }
   const sorted = [...candidates].sort();
   const alpha = query.alpha ?? profile.meta.alpha;
-  const method = SET_METHODS.has(profile.meta.method) ? profile.meta.method : "LAC";
+  const method = setMethodOf(profile);
   const pool = probabilityPool(profile, sorted, { grouped: false });
   const needed = minimumNOf(alpha);
   const cascade = query.cascade ?? [];
@@ -56,9 +55,7 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
     };
     return { answer, insufficient: true };
   }
-  const cal = cached(profile, `set|${method}|${alpha}|false|${sorted.join("\u0000")}`, () =>
-    calibrateSet({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }, { method, alpha, rng: calibrationRng(profile) }),
-  );
+  const cal = setCalibration(profile, pool, method, alpha);
   const rng: Rng = predictionRng(profile, name);
   let step = judgeStage({ name: "request", calibrated: cal, probabilities: first, candidates: sorted }, rng);
   let escalatedTo: string | null = null;

@@ -2,15 +2,14 @@
 // group of a grouped profile) and per-option Venn–Abers probabilities, both calibrated on the examples whose
 // evidence covers the same option names.
 import type { SetAnswer, SetQuery } from "../../api/index.js";
-import { calibrateOptionBeliefs, calibrateSet, predictOptionBeliefs, predictSet } from "./conformal.js";
+import { optionBeliefs, setCalibration, setMethodOf } from "./calibrations.js";
+import { predictOptionBeliefs, predictSet } from "./conformal.js";
 import { fromSamples, probabilitiesOf } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached, probabilityPool, type ProbabilityPool, minimumNOf } from "./pools.js";
-import { calibrationRng, predictionRng } from "./seeds.js";
+import { predictionRng } from "./seeds.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
-
-const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
 
 export function groupCount(input: QueryInput, pool: ProbabilityPool, group: string | undefined): number {
   if (group === undefined || !pool.groups) return pool.n;
@@ -36,9 +35,8 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   const { query, profile } = input;
   const names = Object.keys(query.options);
   const sorted = [...names].sort();
-  const namesKey = sorted.join("\u0000");
   const alpha = query.alpha ?? profile.meta.alpha;
-  const method = query.method ?? (SET_METHODS.has(profile.meta.method) ? profile.meta.method : "LAC");
+  const method = setMethodOf(profile, query.method);
   const group = profile.meta.group_by ? query.group_by : undefined;
   if (query.group_by !== undefined && !profile.meta.group_by) {
     input.warnings.push(`queries.${input.name}: group_by "${query.group_by}" ignored, profile "${profile.name}" has no group_by (marginal coverage)`);
@@ -70,19 +68,11 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
     return { answer, insufficient: true };
   };
   if (n < needed) return heuristic(n);
-  const K = sorted.length;
-  const cal = cached(profile, `set|${method}|${alpha}|${group !== undefined}|${namesKey}`, () =>
-    calibrateSet(
-      { probabilities: { data: pool.rows, width: K }, labels: pool.labels, ...(pool.groups ? { groups: pool.groups } : {}) },
-      { method, alpha, rng: calibrationRng(profile) },
-    ),
-  );
+  const cal = setCalibration(profile, pool, method, alpha);
   const prediction = predictSet(cal, { probabilities: p, options: sorted, ...(group !== undefined ? { group } : {}) }, predictionRng(profile, input.name), { pValues: false });
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
   if (prediction.n < needed) return heuristic(prediction.n);
-  const beliefs = cached(profile, `option-beliefs|${namesKey}`, () =>
-    calibrateOptionBeliefs({ probabilities: { data: pool.rows, width: K }, labels: pool.labels }),
-  );
+  const beliefs = optionBeliefs(profile, pool);
   const va = predictOptionBeliefs(beliefs, p);
   const inSet = new Set(prediction.set);
   const answer: SetAnswer = {
