@@ -12,6 +12,7 @@ import type { BackendRegistry, ConfiguredBackend } from "./backendRegistry.js";
 const L0_SAMPLES = 8;
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
+/** Normalised probabilities from log-probabilities (local: the adapters' index loads the model engines). */
 function softmax(logits: readonly number[]): Float64Array {
   const max = Math.max(...logits);
   const out = Float64Array.from(logits, (l) => Math.exp(l - max));

@@ -56,7 +56,7 @@ function namesOf(query: Query, context: unknown): { names: string[]; levels: boo
 }
 
 /** Evidence from the request's model backend, for a query the caller sent no evidence for. */
-async function backendEvidence(request: EvaluateRequest, name: string, query: Query, stages: StageCaller): Promise<Evidence | undefined> {
+async function backendEvidence(request: EvaluateRequest, query: Query, stages: StageCaller): Promise<Evidence | undefined> {
   if (query.type === "route" || query.evidence) return query.evidence;
   const backend = request.backend!;
   const instructions = (query as { instructions?: unknown }).instructions;
@@ -66,7 +66,6 @@ async function backendEvidence(request: EvaluateRequest, name: string, query: Qu
   const optionText = query.type === "set" ? `\nOptions: ${spec.names.join(", ")}` : query.type === "interval" ? `\nLevels: ${spec.names.join(", ")}` : "";
   const p = await stages.judge(backend, "backend", `${stagePrompt(instructions, request.context)}${optionText}`, spec.names);
   const map = Object.fromEntries(spec.names.map((n, j) => [n, p[j]!]));
-  void name;
   return spec.levels ? { level_probabilities: map } : { option_probabilities: map };
 }
 
@@ -108,7 +107,7 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
     ? (backend as { access_level: AccessLevel }).access_level
     : backend ? stages.level(backend, "backend") : undefined;
   const outcomes = await Promise.all(entries.map(async ([name, query]) => {
-    const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, name, query, stages);
+    const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
     return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level: query.type === "route" ? undefined : level, context: request.context, stages, warnings })] as const;
   }));
   const answers = Object.fromEntries(outcomes.map(([name, o]) => [name, o.answer]));
