@@ -14,7 +14,8 @@ export class ServiceError extends CalibkitError {
 
 export const badJson = (message: string) => new ServiceError(400, "malformed_json", message);
 export const unauthorized = (message: string) => new ServiceError(401, "unauthorized", message);
-export const notFound = (message: string) => new ServiceError(404, "not_found", message);
+export const notFound = (message: string, field?: string) =>
+  new ServiceError(404, "not_found", message, field === undefined ? {} : { field });
 export const methodNotAllowed = (method: string, path: string) =>
   new ServiceError(405, "method_not_allowed", `${method} is not allowed on ${path}`);
 export const conflict = (message: string) => new ServiceError(409, "conflict", message);

@@ -57,10 +57,7 @@ export class ProfileStore {
 
   get(name: string, field?: string): ProfileState {
     const state = this.find(name);
-    if (!state) {
-      const error = notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`);
-      throw field ? Object.assign(error, { field }) : error;
-    }
+    if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
     return state;
   }
 
