@@ -6,6 +6,8 @@ import type { ModelAdapter } from "../../adapters/index.js";
 import { connectionSecret, type BackendConfig, type ServiceConfig } from "../config.js";
 import { backendFailed, invalidField } from "../errors.js";
 
+const PROBE_WAIT_MS = 5_000;
+
 export interface ConfiguredBackend {
   config: BackendConfig;
   adapter: ModelAdapter | undefined;
@@ -23,7 +25,12 @@ export class BackendRegistry {
   static async open(config: ServiceConfig, log: (line: string) => void): Promise<BackendRegistry> {
     const registry = new BackendRegistry(config, log);
     for (const c of config.backends) registry.byName.set(c.name, { config: c, adapter: undefined, level: c.access_level ?? null, error: undefined });
-    await Promise.all([...registry.byName.values()].map((b) => registry.adapterOf(b).catch(() => undefined)));
+    // Start-up waits at most PROBE_WAIT_MS: a backend still probing after that is listed unreachable until its
+    // probe finishes (it carries on in the background), so a dead address never delays `listening`.
+    const probes = Promise.all([...registry.byName.values()].map((b) => registry.adapterOf(b).catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([probes, new Promise((ok) => { timer = setTimeout(ok, PROBE_WAIT_MS); })]);
+    clearTimeout(timer);
     return registry;
   }
 
