@@ -104,6 +104,8 @@ export class BackendRegistry {
   }
 
   async dispose(): Promise<void> {
+    // A probe still under way would open an adapter after we closed the others: let it finish first.
+    await Promise.allSettled([...this.opening.values()]);
     await Promise.all([...this.byName.values()].map((b) => b.adapter?.dispose().catch(() => undefined)));
   }
 }
