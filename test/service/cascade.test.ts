@@ -85,6 +85,29 @@ describe("cascades over calibkit serve-model", () => {
     expect(queue.items.some((i) => i.kind === "escalation" && i.query === "j")).toBe(true);
   });
 
+  it("asks a configured request backend for the evidence the caller did not send", async () => {
+    await client.createProfile({ name: "asked", backend: { provider: "vllm", name: "small" }, alpha: 0.2, strict_fingerprint: false });
+    await client.addExamples("asked", Array.from({ length: 40 }, (_, i) => {
+      const p = 0.3 + 0.6 * rand();
+      return { context: `story ${i}`, label: p > 0.5 ? "happy" : "sad", metadata: { evidence: { option_probabilities: { happy: p, sad: 1 - p } } } };
+    }));
+    const res = await client.evaluate({
+      context: "Once upon a time, there was a happy dog.", backend: { provider: "vllm", name: "small" },
+      queries: { mood: { type: "set", instructions: "Is the story happy or sad?", options: { happy: "happy", sad: "sad" }, calibration_profile: "asked" } },
+    });
+    const mood = res.answers.mood!;
+    expect(mood).toMatchObject({ type: "set", guarantee: { kind: "coverage", n: 40 } });
+    expect(["L1", "L2"]).toContain(mood.guarantee.evidence_level);
+    if (mood.type === "set") expect(mood.probabilities.happy! + mood.probabilities.sad!).toBeCloseTo(1, 6);
+    expect(res.usage!.backend_calls).toBe(1);
+    // A hint above what the backend reaches is a 502, never a silent downgrade.
+    const e = await client.evaluate({
+      context: "x", backend: { provider: "vllm", name: "small", access_hint: "hidden-state" },
+      queries: { mood: { type: "set", instructions: "?", options: { happy: "happy", sad: "sad" }, calibration_profile: "asked" } },
+    }).catch((x: unknown) => x);
+    expect((e as { status?: number }).status).toBe(502);
+  });
+
   it("labels with a judge in a background job and samples items for human review", async () => {
     const before = await client.getProfile("jm");
     const job = await client.labelWithJudge("jm", {
