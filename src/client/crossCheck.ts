@@ -3,12 +3,12 @@
 // field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
 // examples whose evidence covers exactly those names in the order they were added, the profile's method
 // and α unless the query overrides them, and seeds `${profile}@${version}` (calibration) and
-// `${profile}@${version}/${query}` (prediction). Set queries are recomputed in full; other types are
-// counted as not checked (never as agreeing).
-import type { Answer, EvaluateRequest, EvaluateResponse, ExampleRecord, Profile, SetQuery } from "../api/index.js";
+// `${profile}@${version}/${query}` (prediction). Set and interval queries are recomputed in full; other
+// types are counted as not checked (never as agreeing).
+import type { Answer, EvaluateRequest, EvaluateResponse, ExampleRecord, IntervalQuery, Profile, SetQuery } from "../api/index.js";
 import {
-  calibrateOptionBeliefs, calibrateSet, minimumN, predictOptionBeliefs, predictSet, rngFromString,
-  type CalibratedOptionBeliefs, type CalibratedSet,
+  calibrateInterval, calibrateOptionBeliefs, calibrateSet, minimumN, predictInterval, predictOptionBeliefs, predictSet, rngFromString,
+  type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "../conformal/index.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
 
@@ -31,6 +31,8 @@ export interface CrossCheckReport {
 }
 
 const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
+const INTERVAL_METHOD_NAMES = ["CQR", "ordinal-aps"] as const;
+const INTERVAL_METHODS = new Set<string>(INTERVAL_METHOD_NAMES);
 
 /** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
 export interface LocalSetAnswer {
@@ -41,10 +43,16 @@ export interface LocalSetAnswer {
   guarantee: Record<string, unknown>;
 }
 
-function optionProbabilities(examples: readonly ExampleRecord[], i: number): Record<string, number> | undefined {
-  const ev = examples[i]!.metadata?.evidence as { option_probabilities?: Record<string, number> } | undefined;
-  return ev?.option_probabilities;
+type EvidenceMaps = { option_probabilities?: Record<string, number>; level_probabilities?: Record<string, number> };
+
+function probabilityMap(example: ExampleRecord, levels: boolean): Record<string, number> | undefined {
+  const ev = example.metadata?.evidence as EvidenceMaps | undefined;
+  return levels ? ev?.level_probabilities : ev?.option_probabilities;
 }
+
+/** An example label as a name: strings as they are, numbers spelled out. */
+const labelName = (label: unknown): string | undefined =>
+  typeof label === "string" ? label : typeof label === "number" && Number.isFinite(label) ? String(label) : undefined;
 
 /**
  * The local engine for one profile version: calibrates lazily per (option names, method, α) and caches,
@@ -71,14 +79,16 @@ export class CrossChecker {
     return this.#cache.get(key) as T;
   }
 
-  #pool(names: readonly string[]): { rows: Float64Array; labels: Int32Array } {
-    return this.#cached(`pool|${JSON.stringify(names)}`, () => {
+  /** The examples whose evidence covers exactly `names` (levels: level_probabilities) and whose label is one of them. */
+  #pool(names: readonly string[], levels = false): { rows: Float64Array; labels: Int32Array } {
+    return this.#cached(`pool|${levels}|${JSON.stringify(names)}`, () => {
       const index = new Map(names.map((n, i) => [n, i]));
       const rows: number[] = [];
       const labels: number[] = [];
-      this.#examples.forEach((ex, i) => {
-        const y = typeof ex.label === "string" ? index.get(ex.label) : typeof ex.label === "number" ? index.get(String(ex.label)) : undefined;
-        const p = optionProbabilities(this.#examples, i);
+      this.#examples.forEach((ex) => {
+        const name = labelName(ex.label);
+        const y = name === undefined ? undefined : index.get(name);
+        const p = probabilityMap(ex, levels);
         if (y === undefined || !p || Object.keys(p).length !== names.length || names.some((n) => p[n] === undefined)) return;
         for (const n of names) rows.push(p[n]!);
         labels.push(y);
@@ -130,8 +140,10 @@ export class CrossChecker {
    * undefined when it cannot be judged (no evidence, or too few calibration examples).
    */
   covered(example: ExampleRecord, alpha: number, seed: string): boolean | undefined {
-    const p = (example.metadata?.evidence as { option_probabilities?: Record<string, number> } | undefined)?.option_probabilities;
-    const label = typeof example.label === "string" ? example.label : typeof example.label === "number" ? String(example.label) : undefined;
+    const label = labelName(example.label);
+    const levelMap = probabilityMap(example, true);
+    if (levelMap && label !== undefined) return this.#coveredByInterval(levelMap, label, alpha, seed);
+    const p = probabilityMap(example, false);
     if (!p || label === undefined) return undefined;
     const names = Object.keys(p).sort();
     if (names.length < 2 || !names.includes(label)) return undefined;
@@ -145,6 +157,51 @@ export class CrossChecker {
     const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${base}/${seed}`), { pValues: false });
     if (prediction.n < minimumN(alpha)) return undefined;
     return prediction.set.includes(label);
+  }
+
+  #intervalCalibration(names: readonly string[], method: string, alpha: number): CalibratedOrdinal {
+    const pool = this.#pool(names, true);
+    return this.#cached(`interval|${method}|${alpha}|${JSON.stringify(names)}`, () =>
+      calibrateInterval({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(this.#seed) }),
+    );
+  }
+
+  get #seed(): string {
+    return `${this.#profile.name}@${this.#profile.version}`;
+  }
+
+  #coveredByInterval(map: Record<string, number>, label: string, alpha: number, seed: string): boolean | undefined {
+    const levels = Object.keys(map); // the evidence's own order is the scale
+    const y = levels.indexOf(label);
+    if (y < 0 || this.#pool(levels, true).labels.length < minimumN(alpha)) return undefined;
+    const method = INTERVAL_METHODS.has(this.#profile.method) ? this.#profile.method : "ordinal-aps";
+    const pred = predictInterval(this.#intervalCalibration(levels, method, alpha), { probabilities: Float64Array.from(levels, (l) => map[l]!), levels }, rngFromString(`${this.#seed}/${seed}`));
+    return !pred.empty && pred.lower <= y && y <= pred.upper;
+  }
+
+  /** The interval answer the local engine gives to `query` (named `name`). */
+  localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
+    const levels = query.levels;
+    const names = levels.map(String);
+    const alpha = query.alpha ?? this.#profile.alpha;
+    const requested = query.method === undefined ? undefined : INTERVAL_METHOD_NAMES.find((m) => m.toLowerCase() === query.method!.toLowerCase());
+    const method = requested ?? (INTERVAL_METHODS.has(this.#profile.method) ? this.#profile.method : "ordinal-aps");
+    const given = query.evidence?.level_probabilities;
+    if (!given) throw new TypeError(`query ${name} has no level_probabilities`);
+    const n = this.#pool(names, true).labels.length;
+    const base = { alpha, profile: this.#profile.name, profile_version: this.#profile.version };
+    if (n < minimumN(alpha)) return { type: "interval", guarantee: { ...base, kind: "heuristic", holds: false, n } };
+    const p = Float64Array.from(names, (l) => given[l] ?? NaN);
+    const pred = predictInterval(this.#intervalCalibration(names, method, alpha), { probabilities: p, levels: names }, rngFromString(`${this.#seed}/${name}`));
+    const lower = pred.empty ? pred.pointEstimate : pred.lower;
+    const upper = pred.empty ? pred.pointEstimate : pred.upper;
+    return {
+      type: "interval",
+      point_estimate: levels[pred.pointEstimate],
+      interval: [levels[lower], levels[upper]],
+      legend: pred.legend,
+      guarantee: { ...base, kind: "coverage", holds: true, n: pred.n, method },
+    };
   }
 
   /** Records the differences between a service result and the local one under the name `query`. */
@@ -170,11 +227,11 @@ export class CrossChecker {
         found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
         continue;
       }
-      if (query.type !== "set") {
+      if (query.type !== "set" && query.type !== "interval") {
         this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
         continue;
       }
-      const local = this.localSetAnswer(name, query as SetQuery);
+      const local = query.type === "set" ? this.localSetAnswer(name, query as SetQuery) : this.localIntervalAnswer(name, query as IntervalQuery);
       const c = compareFields(answer, local, "", CROSS_CHECK_TOLERANCE);
       this.#report.answers++;
       this.#report.fields += c.fields;

@@ -39,7 +39,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
   const inBand = t.coverage >= t.band[0] && t.coverage <= t.band[1];
   const headline = table([
     ["measured coverage (test)", `<b>${pct(t.coverage)}</b> of ${t.n} (target ${pct(t.target)}; expected range ${pct(t.band[0])}–${pct(t.band[1])}${inBand ? "" : " — <span class=bad>outside</span>"})`],
-    ["average set size", `<b>${num(t.averageSetSize)}</b> options`],
+    [s.queryType === "interval" ? "average interval size" : "average set size", `<b>${num(t.averageSetSize)}</b> ${s.queryType === "interval" ? "levels" : "options"}`],
     ["cross-check", s.crossCheck.disagreements.length === 0 ? `<span class=ok>0 disagreements</span>` : `<span class=bad>${s.crossCheck.disagreements.length} disagreements</span>`],
     ["model accuracy (top-1)", pct(t.accuracy)],
     ["audit", `${escapeHtml(s.audit.result)}: ${pct(s.audit.realizedCoverage)} of ${s.audit.sample}, 95% CI ${pct(s.audit.ci[0])}–${pct(s.audit.ci[1])}`],

@@ -16,10 +16,16 @@ export { escapeHtml } from "./html.js";
 
 /** The report's figures, in page order; ids are stable (tests and links use them). */
 export function figuresOf(s: RunSummary): Figure[] {
+  const interval = s.queryType === "interval";
+  const answers = interval ? "intervals" : "sets";
   return [
     { id: "coverage-sweep", title: "Coverage against target", caption: `test coverage for a sweep of α (local engine, same scores; n = ${s.test.n})`, svg: renderChart(coverageSweepChart(s)) },
-    { id: "set-sizes", title: "Set-size distribution", caption: `sizes of the service's sets at α = ${s.profile.alpha}`, svg: renderChart(setSizeChart(s)) },
-    { id: "reliability", title: "Reliability of Venn-Abers beliefs", caption: `${s.reliability.pairs} (item, option) pairs of the test split`, svg: renderChart(reliabilityChart(s)) },
+    { id: "set-sizes", title: interval ? "Interval-size distribution" : "Set-size distribution", caption: `sizes of the service's ${answers} at α = ${s.profile.alpha}${interval ? ", in levels" : ""}`, svg: renderChart(setSizeChart(s)) },
+    {
+      id: "reliability", title: "Reliability of Venn-Abers beliefs",
+      caption: s.reliability.pairs > 0 ? `${s.reliability.pairs} (item, option) pairs of the test split` : "interval answers carry no Venn-Abers beliefs: nothing to plot",
+      svg: renderChart(reliabilityChart(s)),
+    },
     { id: "audit", title: "Audit", caption: `realized coverage on ${s.audit.sample} held-out examples with its Clopper–Pearson 95% interval: ${s.audit.result}`, svg: renderChart(auditChart(s), 640, 220) },
     { id: "e-value", title: "Monitor e-value path", caption: `${s.monitor.type} monitor, false-alarm rate ${s.monitor.falseAlarmRate}: ${s.monitor.status}`, svg: renderChart(eValueChart(s)) },
   ];

@@ -24,6 +24,8 @@ export interface RunSummary {
   createdAt: string;
   model: { path: string; backend: string; accessLevel: string; fingerprint?: string };
   dataset: { path: string; kind: string; items: number; seed: number };
+  /** What each test item asked: a set of options (multiple choice) or an interval of levels (ordinal). Default set. */
+  queryType?: "set" | "interval";
   service: { url: string; embedded: boolean };
   profile: { name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };
   split: { calibration: number; test: number; audit: number; monitor: number };

@@ -50,7 +50,7 @@ describe("local analyses", () => {
     };
     const cal = Array.from({ length: 2000 }, draw);
     const test = Array.from({ length: 2000 }, draw);
-    for (const row of sweepCoverage(cal, test, "LAC", "t", [0.1, 0.3])) {
+    for (const row of sweepCoverage(cal, test, "set", "LAC", "t", [0.1, 0.3])) {
       expect(row.coverage).toBeGreaterThanOrEqual(row.band[0]);
       expect(row.coverage).toBeLessThanOrEqual(row.band[1]);
     }
@@ -63,8 +63,8 @@ describe("local analyses", () => {
     expect(setSizeHistogram([1, 2, 1, 3, 1])).toEqual([{ size: 1, count: 3 }, { size: 2, count: 1 }, { size: 3, count: 1 }]);
   });
   it("continues a sentence directly and answers a question after 'Answer:'", () => {
-    expect(clozePrefix({ id: "a", context: "Lily had a ball.", question: "She played with her", options: {}, answer: "A" })).toBe("Lily had a ball. She played with her");
-    expect(clozePrefix({ id: "b", context: "", question: "What is 2+2?", options: {}, answer: "A" })).toBe("What is 2+2?\nAnswer:");
+    expect(clozePrefix({ context: "Lily had a ball.", question: "She played with her" })).toBe("Lily had a ball. She played with her");
+    expect(clozePrefix({ context: "", question: "What is 2+2?" })).toBe("What is 2+2?\nAnswer:");
   });
 });
 

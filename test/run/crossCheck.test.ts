@@ -94,3 +94,52 @@ describe("cross-check against the embedded service", () => {
     expect(checker.report.disagreements).toEqual([]);
   });
 });
+
+describe("cross-check of interval answers against the embedded service", () => {
+  const LEVELS = ["tiny", "small", "medium", "big", "huge"];
+  const levelExample = (): ExampleRecord => {
+    const raw = LEVELS.map(() => rng());
+    const total = raw.reduce((a, b) => a + b, 0);
+    const p = Object.fromEntries(LEVELS.map((l, i) => [l, raw[i]! / total]));
+    const centre = LEVELS.reduce((a, b) => (p[b]! > p[a]! ? b : a));
+    const y = Math.min(4, Math.max(0, LEVELS.indexOf(centre) + Math.floor(rng() * 3) - 1));
+    return { context: "c", label: LEVELS[y]!, metadata: { evidence: { level_probabilities: p } } };
+  };
+  let service: RunningService;
+  let dataDir: string;
+  let client: EvaluationClient;
+  const calibration = Array.from({ length: 200 }, levelExample);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "calibkit-xcheck-int-"));
+    service = await startService({ dataDir, log: () => undefined });
+    client = new EvaluationClient({ baseUrl: service.baseUrl });
+    for (const method of ["ordinal-aps", "CQR"]) {
+      await client.createProfile({ name: `i-${method}`, backend: { provider: "client_evidence", name: "test", access_level: "L1" }, method, alpha: 0.1 });
+      await client.addExamples(`i-${method}`, calibration);
+    }
+  });
+  afterAll(async () => {
+    await service?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(["ordinal-aps", "CQR"])("recomputes every %s interval answer and the audit", async (method) => {
+    const profile = await client.getProfile(`i-${method}`);
+    const checker = new CrossChecker(profile, calibration);
+    for (let i = 0; i < 30; i++) {
+      const evidence = levelExample().metadata!.evidence as { level_probabilities: Record<string, number> };
+      const req = {
+        context: "c",
+        backend: { provider: "client_evidence", name: "test", access_level: "L1" },
+        queries: { q: { type: "interval", instructions: "size", levels: LEVELS, calibration_profile: profile.name, evidence, ...(i % 4 === 0 ? { alpha: 0.2 } : {}) } },
+      } as EvaluateRequest;
+      checker.check(req, await client.evaluate(req), `item${i}`);
+    }
+    const held = Array.from({ length: 60 }, levelExample);
+    checkAudit(checker, held, 0.1, await client.audit(profile.name, held));
+    expect(checker.report.disagreements).toEqual([]);
+    expect(checker.report.answers).toBe(31);
+    expect(checker.report.unchecked).toEqual({});
+  });
+});

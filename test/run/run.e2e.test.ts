@@ -47,7 +47,7 @@ describe("calibkit run", () => {
     const r = await calibkit(["run", "--model", GGUF, "--limit", "400", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/measured coverage: [\d.]+% on \d+ test items/);
-    expect(r.stdout).toMatch(/average set size: [\d.]+/);
+    expect(r.stdout).toMatch(/average set size: [\d.]+, largest \d/);
     expect(r.stdout).toMatch(/cross-check: 0 disagreements over \d+ answers/);
     expect(r.stderr).toMatch(/evidence: \d+\/\d+ \(\d+%, [\d.]+\/s, ETA \d+ s\)|evidence: \d+\/\d+ in/);
 

@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     const d = s.crossCheck.disagreements;
     const out = [
       `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])})`,
-      `average set size: ${s.test.averageSetSize.toFixed(3)} of ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} max (model top-1 accuracy ${pct(s.test.accuracy)})`,
+      `average ${s.queryType === "interval" ? "interval size (levels)" : "set size"}: ${s.test.averageSetSize.toFixed(3)}, largest ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} (model top-1 accuracy ${pct(s.test.accuracy)})`,
       `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,
       ...d.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
       ...(d.length > 20 ? [`  … ${d.length - 20} more in ${summaryPath}`] : []),

@@ -2,7 +2,7 @@
 // same scores: coverage and set size over a sweep of α, the Venn-Abers reliability bins, the monitor's
 // e-value path, and the set-size histogram of the service's sets.
 import {
-  calibrateSet, createMonitor, monitorEValue, predictSet, rngFromString, updateMonitor,
+  calibrateInterval, calibrateSet, createMonitor, predictInterval, monitorEValue, predictSet, rngFromString, updateMonitor,
 } from "../../conformal/index.js";
 import type { RunSummary } from "../../report/index.js";
 import { coverageBand } from "./coverageBand.js";
@@ -15,24 +15,43 @@ export interface ScoredItem {
 
 export const SWEEP_ALPHAS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5];
 
+/** Size of the answer and whether it covers the label, for one calibrated α. */
+type Predictor = (t: ScoredItem) => { size: number; covered: boolean };
+
+function predictorFor(type: "set" | "interval", rows: Float64Array, labels: Int32Array, width: number, method: string, alpha: number, seed: string): Predictor {
+  const rng = rngFromString(`${seed}@sweep/${alpha}/test`);
+  const examples = { probabilities: { data: rows, width }, labels };
+  if (type === "set") {
+    const cal = calibrateSet(examples, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
+    return (t) => {
+      const p = predictSet(cal, { probabilities: Float64Array.from(t.probabilities) }, rng, { pValues: false });
+      return { size: p.indices.length, covered: p.indices.includes(t.label) };
+    };
+  }
+  const cal = calibrateInterval(examples, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
+  return (t) => {
+    const p = predictInterval(cal, { probabilities: Float64Array.from(t.probabilities) }, rng);
+    return p.empty ? { size: 0, covered: false } : { size: p.upper - p.lower + 1, covered: p.lower <= t.label && t.label <= p.upper };
+  };
+}
+
 export function sweepCoverage(
-  calibration: readonly ScoredItem[], test: readonly ScoredItem[], method: string, seed: string, alphas = SWEEP_ALPHAS,
+  calibration: readonly ScoredItem[], test: readonly ScoredItem[], type: "set" | "interval", method: string, seed: string, alphas = SWEEP_ALPHAS,
 ): RunSummary["sweep"] {
   const width = calibration[0]?.probabilities.length ?? 0;
   const rows = Float64Array.from(calibration.flatMap((c) => c.probabilities));
   const labels = Int32Array.from(calibration.map((c) => c.label));
   return alphas.map((alpha) => {
-    const cal = calibrateSet({ probabilities: { data: rows, width }, labels }, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
-    const rng = rngFromString(`${seed}@sweep/${alpha}/test`);
+    const predict = predictorFor(type, rows, labels, width, method, alpha, seed);
     let covered = 0;
     let size = 0;
     for (const t of test) {
-      const p = predictSet(cal, { probabilities: Float64Array.from(t.probabilities) }, rng, { pValues: false });
-      size += p.indices.length;
-      if (p.indices.includes(t.label)) covered++;
+      const p = predict(t);
+      size += p.size;
+      if (p.covered) covered++;
     }
     const m = test.length;
-    return { alpha, target: 1 - alpha, coverage: m ? covered / m : NaN, averageSetSize: m ? size / m : NaN, band: coverageBand(m, cal.n, alpha) };
+    return { alpha, target: 1 - alpha, coverage: m ? covered / m : NaN, averageSetSize: m ? size / m : NaN, band: coverageBand(m, calibration.length, alpha) };
   });
 }
 

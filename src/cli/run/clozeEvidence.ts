@@ -6,8 +6,8 @@
 import type { Evidence } from "../../api/index.js";
 import { levelRank } from "../../api/index.js";
 import type { ModelAdapter } from "../../adapters/index.js";
-import type { MultipleChoiceItem } from "../../datasets/index.js";
 import { hashTemplateText, normalise } from "../../evidence/index.js";
+import type { ChoiceItem, QueryType } from "./choices.js";
 
 /**
  * The prompt: context and question joined by a space; a question that ends in "?" is followed by
@@ -16,7 +16,7 @@ import { hashTemplateText, normalise } from "../../evidence/index.js";
 export const CLOZE_TEMPLATE = { id: "cloze/v1", text: "{context} {question}[\\nAnswer: when the question ends in ?] {option text}" };
 export const CLOZE_TEMPLATE_HASH = hashTemplateText(CLOZE_TEMPLATE.text);
 
-export function clozePrefix(item: MultipleChoiceItem): string {
+export function clozePrefix(item: Pick<ChoiceItem, "context" | "question">): string {
   const question = item.question?.trim() ?? "";
   const text = [item.context.trim(), question].filter((s) => s !== "").join(" ");
   return question.endsWith("?") ? `${text}\nAnswer:` : text;
@@ -25,8 +25,9 @@ export function clozePrefix(item: MultipleChoiceItem): string {
 /** Items per adapter call: large enough to batch, small enough for a lively progress bar. */
 export const CLOZE_BATCH = 16;
 
+/** Evidence per item: option_probabilities for set queries, level_probabilities for interval queries. */
 export async function clozeEvidence(
-  items: readonly MultipleChoiceItem[], adapter: ModelAdapter, onBatch: (done: number) => void, signal?: AbortSignal,
+  items: readonly ChoiceItem[], type: QueryType, adapter: ModelAdapter, onBatch: (done: number) => void, signal?: AbortSignal,
 ): Promise<Evidence[]> {
   const out: Evidence[] = [];
   const scoring = levelRank(adapter.accessLevel) >= 2;
@@ -34,7 +35,7 @@ export async function clozeEvidence(
     signal?.throwIfAborted();
     const batch = items.slice(start, start + CLOZE_BATCH);
     const call = signal ? { signal } : {};
-    const continuations = (i: MultipleChoiceItem) => Object.values(i.options).map((t) => ` ${t}`);
+    const continuations = (i: ChoiceItem) => i.texts.map((t) => ` ${t}`);
     let rows: number[][];
     if (scoring) {
       rows = await adapter.scoreContinuations(batch.map((i) => ({ prefix: clozePrefix(i), continuations: continuations(i) })), call);
@@ -43,7 +44,10 @@ export async function clozeEvidence(
       rows = [];
       for (const i of batch) rows.push(await adapter.firstTokenLogProbs(clozePrefix(i), continuations(i), call));
     }
-    batch.forEach((item, k) => out.push({ option_probabilities: normalise(Object.keys(item.options), rows[k]!) }));
+    batch.forEach((item, k) => {
+      const probabilities = normalise(item.names, rows[k]!);
+      out.push(type === "interval" ? { level_probabilities: probabilities } : { option_probabilities: probabilities });
+    });
     onBatch(batch.length);
   }
   return out;

@@ -23,8 +23,8 @@ export interface RunOptions {
   service: string | undefined;
   /** Miscoverage α of the profile, in (0, 1). Default 0.1. */
   alpha: number;
-  /** Conformal score: LAC, APS or RAPS. Default LAC. */
-  method: string;
+  /** LAC, APS or RAPS for multiple-choice data (default LAC); ordinal-aps or CQR for ordinal data (default ordinal-aps). */
+  method: string | undefined;
   /** Output folder for summary.json and report.html. Default ./calibkit-out. */
   out: string;
   /** Seed of the split (and of every randomized step). Default 1. */
@@ -65,7 +65,8 @@ cross-checks every answer against the local conformal engine. Writes summary.jso
   --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
                      (default: the embedded service on a free loopback port, temp data dir)
   --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
-  --method M         LAC, APS or RAPS (default LAC)
+  --method M         LAC, APS or RAPS for multiple-choice data (default LAC);
+                     ordinal-aps or CQR for ordinal data (default ordinal-aps)
   --out DIR          output folder (default ./calibkit-out)
   --seed N           split seed (default 1)
   --calibration N    calibration items (default 1000)
@@ -114,8 +115,10 @@ export function parseRunOptions(argv: string[]): RunOptions {
     throw new RunOptionError(option.replace(/^-+/, "") || "?", `${message}. Run \`calibkit run --help\` for the options.`);
   }
   const v = parsed.values;
-  const method = (v.method ?? "LAC").toUpperCase();
-  if (!["LAC", "APS", "RAPS"].includes(method)) throw new RunOptionError("method", `must be LAC, APS or RAPS, got "${v.method}"`);
+  const method = v.method;
+  if (method !== undefined && !["lac", "aps", "raps", "ordinal-aps", "cqr"].includes(method.toLowerCase())) {
+    throw new RunOptionError("method", `must be LAC, APS, RAPS, ordinal-aps or CQR, got "${v.method}"`);
+  }
   if (v.service !== undefined && !/^https?:\/\/.+/i.test(v.service)) throw new RunOptionError("service", `must be an http(s) URL ending in /api/v1, got "${v.service}"`);
   const dataset = resolve(v.dataset ?? DEFAULT_DATASET);
   if (!v.help && !existsSync(dataset)) throw new RunOptionError("dataset", `no file at ${dataset}`);

@@ -7,7 +7,8 @@ import type { ExampleRecord, Profile } from "../../api/index.js";
 import { openAdapter } from "../../adapters/index.js";
 import { CrossChecker } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
-import { splitDataset, type Dataset, type MultipleChoiceItem } from "../../datasets/index.js";
+import { splitDataset, type Dataset } from "../../datasets/index.js";
+import { choicesOf, methodFor, type ChoiceItem } from "./choices.js";
 import type { RunSummary } from "../../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
 import { CLOZE_TEMPLATE_HASH, clozeEvidence } from "./clozeEvidence.js";
@@ -49,10 +50,9 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
   };
   const progress = (label: string, total: number) => startProgress(label, total, { quiet: options.quiet });
 
-  if (dataset.kind !== "multiple_choice") {
-    throw new RunInputError(options.dataset, `holds ${dataset.kind} items; calibkit run calibrates set queries and needs a multiple-choice dataset (options and an answer per item)`);
-  }
-  const all = options.limit !== undefined ? dataset.items.slice(0, options.limit) : dataset.items;
+  const choices = choicesOf(dataset);
+  const method = methodFor(choices.type, options.method, options.dataset);
+  const all = options.limit !== undefined ? choices.items.slice(0, options.limit) : choices.items;
   const split = splitDataset(all, options, mulberry32(options.seed));
   if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
@@ -73,18 +73,18 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
     const createdProfile = await client.createProfile({
       name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
-      method: options.method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: CLOZE_TEMPLATE_HASH,
+      method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: CLOZE_TEMPLATE_HASH,
     });
     // The cross-check recomputes from exactly the examples this run adds: an existing profile would mix in others.
     if (createdProfile.n > 0) {
       throw new RunInputError(options.dataset, `profile "${name}" already holds ${createdProfile.n} examples on ${service.baseUrl}; pick a new --profile name`);
     }
 
-    const ordered: MultipleChoiceItem[] = [...split.calibration, ...split.test, ...split.audit, ...split.monitor];
+    const ordered: ChoiceItem[] = [...split.calibration, ...split.test, ...split.audit, ...split.monitor];
     const evidence = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
       try {
-        return await clozeEvidence(ordered, adapter, (n) => bar.increment(n));
+        return await clozeEvidence(ordered, choices.type, adapter, (n) => bar.increment(n));
       } finally {
         bar.stop();
       }
@@ -115,7 +115,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const t = await timed("evaluate", parts.test.length, async () => {
       const bar = progress("evaluate", parts.test.length);
       try {
-        return await evaluateTestSplit(client, checker, parts.test, { profile: name, backendName, accessLevel }, bar);
+        return await evaluateTestSplit(client, checker, parts.test, { type: choices.type, profile: name, backendName, accessLevel }, bar);
       } finally {
         bar.stop();
       }
@@ -133,6 +133,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       createdAt: new Date().toISOString(),
       model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
       dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
+      queryType: choices.type,
       service: { url: service.baseUrl, embedded: service.embedded },
       profile: { name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
       split: { calibration: parts.calibration.length, test: m, audit: parts.audit.length, monitor: parts.monitor.length },
@@ -140,7 +141,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
         n: m, target: 1 - options.alpha, coverage: t.covered / m, band: coverageBand(m, profile.n, options.alpha),
         averageSetSize: t.sizes.reduce((a, b) => a + b, 0) / m, accuracy: t.correct / m, setSizes: setSizeHistogram(t.sizes),
       },
-      sweep: sweepCoverage(calRows, testRows, options.method, name),
+      sweep: sweepCoverage(calRows, testRows, choices.type, method, name),
       reliability: reliabilityBins(t.pairs),
       audit,
       monitor,

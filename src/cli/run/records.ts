@@ -1,11 +1,11 @@
-// Dataset items with their evidence → what the service takes: example records for the profile (the
-// evidence in `metadata.evidence`, DESIGN.md) and client_evidence evaluate requests for the test split.
+// Items with their evidence → what the service takes: example records for the profile (the evidence in
+// `metadata.evidence`, DESIGN.md) and client_evidence evaluate requests for the test split.
 import type { AccessLevel, Evidence, EvaluateRequestInput, ExampleRecord } from "../../api/index.js";
-import type { MultipleChoiceItem } from "../../datasets/index.js";
+import type { ChoiceItem, QueryType } from "./choices.js";
 import { clozePrefix } from "./clozeEvidence.js";
 
 export interface Scored {
-  item: MultipleChoiceItem;
+  item: ChoiceItem;
   evidence: Evidence;
 }
 
@@ -29,25 +29,31 @@ export function exampleRecord({ item, evidence }: Scored, ctx: RecordContext): E
 /** The one query a test item asks; its name is fixed so the cross-check can name it. */
 export const QUERY_NAME = "answer";
 
-export function evaluateRequest({ item, evidence }: Scored, profile: string, backendName: string, accessLevel: AccessLevel): EvaluateRequestInput {
+export interface RequestTarget {
+  type: QueryType;
+  profile: string;
+  backendName: string;
+  accessLevel: AccessLevel;
+}
+
+export function evaluateRequest({ item, evidence }: Scored, target: RequestTarget): EvaluateRequestInput {
+  const common = {
+    instructions: item.question?.trim() || (target.type === "set" ? "Which option continues the text?" : "Which level fits?"),
+    calibration_profile: target.profile,
+    evidence,
+  };
+  const query = target.type === "set"
+    ? { type: "set", options: Object.fromEntries(item.names.map((n, j) => [n, item.texts[j]!])), ...common }
+    : { type: "interval", levels: item.names, ...common };
   return {
     context: clozePrefix(item),
-    backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
-    queries: {
-      [QUERY_NAME]: {
-        type: "set",
-        instructions: item.question?.trim() || "Which option continues the text?",
-        options: item.options,
-        calibration_profile: profile,
-        evidence,
-      },
-    },
+    backend: { provider: "client_evidence", name: target.backendName, access_level: target.accessLevel },
+    queries: { [QUERY_NAME]: query },
   } as EvaluateRequestInput;
 }
 
-/** Probabilities in the item's option order, and the gold index, for the local analyses. */
+/** Probabilities in the item's name order, and the gold index, for the local analyses. */
 export function scoredRow({ item, evidence }: Scored): { probabilities: number[]; label: number } {
-  const names = Object.keys(item.options);
-  const p = evidence.option_probabilities!;
-  return { probabilities: names.map((n) => p[n]!), label: names.indexOf(item.answer) };
+  const p = (evidence.option_probabilities ?? evidence.level_probabilities)!;
+  return { probabilities: item.names.map((n) => p[n]!), label: item.names.indexOf(item.answer) };
 }

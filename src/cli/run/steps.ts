@@ -5,7 +5,7 @@ import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type Eva
 import type { RunSummary } from "../../report/index.js";
 import type { BeliefPair } from "./analysis.js";
 import type { Progress } from "./progress.js";
-import { evaluateRequest, QUERY_NAME, type Scored } from "./records.js";
+import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./records.js";
 
 export interface TestOutcome {
   sizes: number[];
@@ -15,22 +15,33 @@ export interface TestOutcome {
   correct: number;
 }
 
-/** One client_evidence request per test item, each answer cross-checked as it arrives. */
+/** The names an answer keeps: a set's options, or the levels from an interval's lower to its upper end. */
+function keptNames(answer: Record<string, unknown>, names: readonly string[]): string[] {
+  if (Array.isArray(answer.set)) return answer.set as string[];
+  const [lo, hi] = (answer.interval as [unknown, unknown]).map((l) => names.indexOf(String(l)));
+  return names.slice(lo!, hi! + 1);
+}
+
+/**
+ * One client_evidence request per test item, each answer cross-checked as it arrives. Size is the
+ * number of options in a set, or of levels in an interval.
+ */
 export async function evaluateTestSplit(
-  client: EvaluationClient, checker: CrossChecker, test: readonly Scored[],
-  target: { profile: string; backendName: string; accessLevel: Parameters<typeof evaluateRequest>[3] }, bar: Progress,
+  client: EvaluationClient, checker: CrossChecker, test: readonly Scored[], target: RequestTarget, bar: Progress,
 ): Promise<TestOutcome> {
   const out: TestOutcome = { sizes: [], pairs: [], covered: 0, correct: 0 };
   for (const x of test) {
-    const request = evaluateRequest(x, target.profile, target.backendName, target.accessLevel);
+    const request = evaluateRequest(x, target);
     const response = await client.evaluate(request);
     checker.check(request as Parameters<CrossChecker["check"]>[0], response, x.item.id);
-    const answer = response.answers[QUERY_NAME] as { set: string[]; venn_abers: Record<string, [number, number]> };
-    out.sizes.push(answer.set.length);
-    if (answer.set.includes(x.item.answer)) out.covered++;
-    const p = x.evidence.option_probabilities!;
-    if (Object.keys(p).reduce((a, b) => (p[b]! > p[a]! ? b : a)) === x.item.answer) out.correct++;
-    for (const [option, [p0, p1]] of Object.entries(answer.venn_abers)) out.pairs.push({ p0, p1, gold: option === x.item.answer });
+    const answer = response.answers[QUERY_NAME] as Record<string, unknown>;
+    const kept = keptNames(answer, x.item.names);
+    out.sizes.push(kept.length);
+    if (kept.includes(x.item.answer)) out.covered++;
+    const p = (x.evidence.option_probabilities ?? x.evidence.level_probabilities)!;
+    if (x.item.names.reduce((a, b) => (p[b]! > p[a]! ? b : a)) === x.item.answer) out.correct++;
+    const va = answer.venn_abers as Record<string, [number, number]> | undefined;
+    for (const [option, [p0, p1]] of Object.entries(va ?? {})) out.pairs.push({ p0, p1, gold: option === x.item.answer });
     bar.increment();
   }
   return out;

@@ -8,7 +8,7 @@ export function setSizeChart(s: RunSummary): ChartOption {
   const count = new Map(s.test.setSizes.map((b) => [b.size, b.count]));
   return {
     grid: { left: 60, right: 24, top: 30, bottom: 50 },
-    xAxis: { type: "category", name: "set size", nameLocation: "middle", nameGap: 30, data: sizes.map(String) },
+    xAxis: { type: "category", name: s.queryType === "interval" ? "interval size (levels)" : "set size", nameLocation: "middle", nameGap: 30, data: sizes.map(String) },
     yAxis: { type: "value", name: "test items" },
     series: [
       {
