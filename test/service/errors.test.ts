@@ -94,6 +94,21 @@ describe("error statuses", () => {
     expect(e).toBeInstanceOf(BackendError);
   });
 
+  it("a labelling job whose judge cannot be reached ends failed, with the reason", async () => {
+    const client = new EvaluationClient({ baseUrl: `${open.url}/api/v1`, retry: false });
+    await client.createProfile({ name: "jobs", backend: CLIENT_BACKEND, alpha: 0.1, strict_fingerprint: false });
+    await client.addExamples("jobs", [{ context: "a", label: "yes" }, { context: "b", label: "no" }]);
+    const job = await client.labelWithJudge("jobs", { judge: "down", unlabelled_examples: [{ context: "c" }], human_labelled_sample_size: 0 });
+    let state = job;
+    for (let i = 0; i < 100 && (state.status === "queued" || state.status === "running"); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      state = await client.getLabellingJob("jobs", job.id);
+    }
+    expect(state.status).toBe("failed");
+    expect(state.error).toMatch(/down/);
+    expect((await client.getProfile("jobs")).n).toBe(2);
+  });
+
   it("refuses to start on a non-loopback address without keys", async () => {
     const err = await spawnCalibkit(["serve", "--host", "0.0.0.0", "--port", "0", "--data", await tempDir()]).catch((x: Error) => x);
     expect(String(err)).toMatch(/non-loopback address, without API keys/);
