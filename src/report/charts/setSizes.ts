@@ -4,7 +4,9 @@ import { COLORS, type ChartOption } from "./chart.js";
 
 export function setSizeChart(s: RunSummary): ChartOption {
   const max = Math.max(0, ...s.test.setSizes.map((b) => b.size));
-  const sizes = Array.from({ length: max + 1 }, (_, i) => i);
+  // From 0 when a set came out empty (LAC can), else from 1 (an interval always holds a level).
+  const min = Math.min(1, ...s.test.setSizes.map((b) => b.size));
+  const sizes = Array.from({ length: max - min + 1 }, (_, i) => min + i);
   const count = new Map(s.test.setSizes.map((b) => [b.size, b.count]));
   return {
     grid: { left: 60, right: 24, top: 30, bottom: 50 },
