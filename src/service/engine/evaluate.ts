@@ -103,12 +103,12 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
     if (profile.status === "stale") warnings.push(`profile "${profile.name}" is stale (${profile.staleReason}); add examples to recalibrate`);
   }
 
-  const level: AccessLevel | undefined = clientEvidence
-    ? (backend as { access_level: AccessLevel }).access_level
-    : backend ? stages.level(backend, "backend") : undefined;
   const outcomes = await Promise.all(entries.map(async ([name, query]) => {
     const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
-    return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level: query.type === "route" ? undefined : level, context: request.context, stages, warnings })] as const;
+    // A model backend's level is known once it has been probed, which the evidence call above ensures.
+    const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
+      : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
+    return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings })] as const;
   }));
   const answers = Object.fromEntries(outcomes.map(([name, o]) => [name, o.answer]));
   const short = outcomes.filter(([, o]) => o.insufficient).map(([name]) => name);
