@@ -2,7 +2,7 @@
 // from a separate process, against a bare node:http JSON echo server measured in the same run.
 // Run: npx tsx bench/service.ts   (writes bench/results/service.md)
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile, mkdir } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -95,6 +95,25 @@ async function load(url: string, path: string, body: string, rate: number): Prom
 
 // ---------- orchestration ----------
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
+async function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** A load run plus the server's CPU time per answered request: less sensitive to other work on the machine. */
+async function measured(pid: number | undefined, url: string, path: string, body: string, rate: number): Promise<LoadResult & { cpuMsPerRequest?: number }> {
+  const before = await cpuSeconds(pid);
+  const result = await runLoad(url, path, body, rate);
+  const after = await cpuSeconds(pid);
+  // Warm-up requests are served too but not counted: scale by the measured share of the run.
+  const served = result.requests * (WARMUP_MS + MEASURE_MS) / MEASURE_MS;
+  return before === undefined || after === undefined ? result : { ...result, cpuMsPerRequest: ((after - before) * 1000) / served };
+}
+
 async function firstLine(child: ChildProcess): Promise<string> {
   const line = await new Promise<string>((ok, fail) => {
     createInterface({ input: child.stdout! }).once("line", ok);
@@ -159,11 +178,11 @@ async function main(): Promise<void> {
 
     // Peaks alternate echo / service three times and keep each one's median run, so that load from other work
     // on the machine falls on both alike.
-    const echoRuns: LoadResult[] = [];
-    const serviceRuns: LoadResult[] = [];
+    const echoRuns: (LoadResult & { cpuMsPerRequest?: number })[] = [];
+    const serviceRuns: (LoadResult & { cpuMsPerRequest?: number })[] = [];
     for (let round = 0; round < PEAK_ROUNDS; round++) {
-      echoRuns.push(await runLoad(echoUrl, "/", evaluateBody, 0));
-      serviceRuns.push(await runLoad(serviceUrl, "/api/v1/evaluate", evaluateBody, 0));
+      echoRuns.push(await measured(echo.pid, echoUrl, "/", evaluateBody, 0));
+      serviceRuns.push(await measured(service.pid, serviceUrl, "/api/v1/evaluate", evaluateBody, 0));
     }
     const median = (runs: LoadResult[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
     const echoPeak = median(echoRuns);
@@ -181,6 +200,15 @@ async function main(): Promise<void> {
     const table = rows.map(([name, r]) => `| ${name} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${r.errors} | ${JSON.stringify(r.statuses)} |`).join("\n");
     const ratio = servicePeak.rps / echoPeak.rps;
     const allRatios = serviceRuns.map((r, i) => (r.rps / echoRuns[i]!.rps).toFixed(2)).join(", ");
+    const cpuMedian = (runs: { cpuMsPerRequest?: number }[]) => {
+      const v = runs.map((r) => r.cpuMsPerRequest).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+      return v.length ? v[Math.floor(v.length / 2)]! : undefined;
+    };
+    const echoCpu = cpuMedian(echoRuns);
+    const serviceCpu = cpuMedian(serviceRuns);
+    const cpuLine = echoCpu !== undefined && serviceCpu !== undefined
+      ? `- server CPU per request at peak (median of 3, from /proc): echo ${f(echoCpu, 3)} ms, service ${f(serviceCpu, 3)} ms → capacity ratio **${f(echoCpu / serviceCpu)}×** (one core each; less sensitive to other work on the machine than req/s)\n`
+      : "";
     const md = `# bench/service.ts: POST /evaluate throughput and latency
 
 - command: \`npx tsx bench/service.ts\`
@@ -198,7 +226,7 @@ async function main(): Promise<void> {
 ${table}
 
 - throughput ratio service / echo at peak: **${f(ratio)}×** (goal ≥ 0.5×); per alternating round: ${allRatios}
-- service p99 at half its peak rate: **${f(serviceHalf.p99)} ms** (goal ≤ 10 ms)
+${cpuLine}- service p99 at half its peak rate: **${f(serviceHalf.p99)} ms** (goal ≤ 10 ms); the echo server's own p99 at half its peak in the same run: ${f(echoHalf.p99)} ms
 `;
     await mkdir(join(REPO, "bench/results"), { recursive: true });
     await writeFile(join(REPO, "bench/results/service.md"), md);
