@@ -70,7 +70,7 @@ describe("cascades over calibkit serve-model", () => {
   it("escalates a judge from a model stage to the human queue when no stage is sure", async () => {
     await client.createProfile({ name: "jm", backend: CLIENT_BACKEND, alpha: 0.05, strict_fingerprint: false });
     // Calibration where even confident-looking judgements are often wrong: sets at alpha 0.05 stay ambiguous.
-    await client.addExamples("jm", Array.from({ length: 80 }, (_, i) => {
+    await client.addExamples("jm", Array.from({ length: 80 }, () => {
       const p = 0.5 + 0.4 * rand();
       const win = rand() < 0.5 ? "first" : "second";
       return { context: { candidates: { first: "a", second: "b" } }, label: win, metadata: { evidence: { option_probabilities: { first: p, second: 1 - p } } } };

@@ -72,7 +72,7 @@ describe("profiles and evaluate", () => {
     await client.createProfile({ name: "repro", backend: CLIENT_BACKEND, alpha: 0.2, method: "APS", strict_fingerprint: false });
     const profile = await client.addExamples("repro", Array.from({ length: 200 }, (_, i) => setExample(rand, i)));
     const names = ["A", "B", "C", "D"];
-    const cases = Array.from({ length: 12 }, (_, k) => {
+    const cases = Array.from({ length: 12 }, () => {
       const raw = names.map(() => 0.05 + rand());
       const sum = raw.reduce((a, b) => a + b, 0);
       return Object.fromEntries(names.map((n, j) => [n, raw[j]! / sum]));

@@ -22,10 +22,10 @@ export class ProfileStore {
   private readonly mutex = new KeyedMutex();
   private closed = false;
 
-  private constructor(private readonly dir: string, private readonly log: (line: string) => void) {}
+  private constructor(private readonly dir: string) {}
 
   static async open(dataDir: string, log: (line: string) => void): Promise<ProfileStore> {
-    const store = new ProfileStore(join(dataDir, "profiles"), log);
+    const store = new ProfileStore(join(dataDir, "profiles"));
     await mkdir(store.dir, { recursive: true });
     for (const name of (await readdir(store.dir)).sort()) {
       const dir = join(store.dir, name);
