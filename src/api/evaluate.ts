@@ -31,8 +31,10 @@ export function evaluateRuleIssuesOf(raw: unknown): RuleIssue[] {
     .filter((issue) => !(hasRawQueries && issue.path.length === 1 && issue.path[0] === "queries"));
 }
 
+// Here every field already parsed, so the rules run on the parsed value; evaluateRuleIssuesOf is for the
+// failure path, where only some parts parsed.
 export const evaluateRequestSchema = evaluateRequestShape.superRefine((request, ctx) => {
-  for (const issue of evaluateRuleIssuesOf(request)) ctx.addIssue({ code: "custom", ...issue });
+  for (const issue of evaluateRuleIssues(request)) ctx.addIssue({ code: "custom", ...issue });
 });
 export type EvaluateRequest = z.infer<typeof evaluateRequestSchema>;
 /** What a caller may pass in (method names in any case, before normalisation). */

@@ -27,7 +27,7 @@ function sentence(issue: Issue, field: string): string {
       const min = Number(issue.minimum);
       const op = issue.inclusive ? "at least" : "more than";
       if (issue.origin === "array") return `${subject} must have ${op} ${min} ${min === 1 ? "entry" : "entries"}`;
-      if (issue.origin === "string") return `${subject} must not be empty`;
+      if (issue.origin === "string") return min <= 1 ? `${subject} must not be empty` : `${subject} must be ${op} ${min} characters long`;
       if (issue.origin === "number") return `${subject} must be ${issue.inclusive ? "≥" : ">"} ${min}`;
       return `${subject} is too small (${op} ${min})`;
     }
