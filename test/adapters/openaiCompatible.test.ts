@@ -4,7 +4,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccessLevelError, createOpenAICompatibleAdapter, openAdapter } from "../../src/adapters/index.js";
 
 let child: ChildProcess;
 let serveUrl: string;
@@ -26,6 +25,11 @@ function startServeModel(): Promise<string> {
   });
 }
 
+// serve-model starts before the adapters are imported, so its start-up overlaps with this file's imports.
+const serving = startServeModel();
+serving.catch(() => undefined);
+const { AccessLevelError, createOpenAICompatibleAdapter, openAdapter } = await import("../../src/adapters/index.js");
+
 beforeAll(async () => {
   // A server that answers completions with text only, ignoring logprobs and echo, like many hosted APIs.
   textOnly = createServer((req, res) => {
@@ -40,7 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => textOnly.listen(0, "127.0.0.1", r));
   textOnlyUrl = `http://127.0.0.1:${(textOnly.address() as AddressInfo).port}`;
-  serveUrl = await startServeModel();
+  serveUrl = await serving;
 }, 60_000);
 
 afterAll(async () => {

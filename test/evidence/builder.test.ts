@@ -2,7 +2,11 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEvaluateRequest, type Evidence } from "../../src/api/index.js";
-import { AccessLevelError, createLlamaCppAdapter, defaultModelsDir, type ModelAdapter } from "../../src/adapters/index.js";
+// The adapters' modules, not their index, so this file does not load the ONNX runtime.
+import { AccessLevelError } from "../../src/adapters/errors.js";
+import { createLlamaCppAdapter } from "../../src/adapters/llamaCppAdapter.js";
+import { defaultModelsDir } from "../../src/adapters/modelsDir.js";
+import type { ModelAdapter } from "../../src/adapters/types.js";
 import { buildEvaluateRequest, buildExampleRecords, promptTemplateHash, TEMPLATES } from "../../src/evidence/index.js";
 
 let adapter: ModelAdapter;
