@@ -148,7 +148,7 @@ export function buildRouter(parts: ServiceParts): Router {
     return { status: 200, body: { examples: state.examples.slice(offset, offset + limit), offset, total: state.n, version: state.version } };
   });
 
-  router.add("GET", "/backends", () => ({ status: 200, body: { backends: backends.list() } }));
+  router.add("GET", "/backends", async () => ({ status: 200, body: { backends: await backends.list() } }));
   router.add("GET", "/human-queue", (req) => ({
     status: 200,
     body: { items: humanQueue.list({ profile: req.query.get("profile"), kind: req.query.get("kind") }) },

@@ -27,14 +27,23 @@ export class BackendRegistry {
     for (const c of config.backends) registry.byName.set(c.name, { config: c, adapter: undefined, level: c.access_level ?? null, error: undefined });
     // Start-up waits at most PROBE_WAIT_MS: a backend still probing after that is listed unreachable until its
     // probe finishes (it carries on in the background), so a dead address never delays `listening`.
-    const probes = Promise.all([...registry.byName.values()].map((b) => registry.adapterOf(b).catch(() => undefined)));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([probes, new Promise((ok) => { timer = setTimeout(ok, PROBE_WAIT_MS); })]);
-    clearTimeout(timer);
+    await registry.probeUnreached();
     return registry;
   }
 
-  list(): BackendInfo[] {
+  /** Probes every backend not yet reached (or awaits its probe under way), for at most PROBE_WAIT_MS. */
+  private async probeUnreached(): Promise<void> {
+    const unreached = [...this.byName.values()].filter((b) => !b.adapter);
+    if (unreached.length === 0) return;
+    const probes = Promise.all(unreached.map((b) => this.adapterOf(b).catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([probes, new Promise((ok) => { timer = setTimeout(ok, PROBE_WAIT_MS); })]);
+    clearTimeout(timer);
+  }
+
+  /** The configured backends with the level each reaches; one unreachable so far is probed again first. */
+  async list(): Promise<BackendInfo[]> {
+    await this.probeUnreached();
     return [...this.byName.values()].map((b) => ({
       name: b.config.name,
       provider: b.config.provider,
