@@ -1,9 +1,7 @@
 // `calibkit evidence`: runs a local model over an evaluate request and prints the client_evidence request.
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
+import { intOption, parseCommand, usage } from "../args.js";
 import { ACCESS_HINTS, type AccessHint } from "../../api/index.js";
-import { openAdapter } from "../../adapters/index.js";
-import { buildEvaluateRequest } from "../../evidence/index.js";
 
 export const summary = "Compute client evidence with a local model and print the client_evidence evaluate request";
 
@@ -24,38 +22,29 @@ async function readInput(file: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function fail(message: string): number {
-  process.stderr.write(`calibkit evidence: ${message}\n`);
-  return 2;
-}
+const fail = (message: string): number => usage("evidence", message);
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: {
-        model: { type: "string" }, request: { type: "string" }, "access-hint": { type: "string" }, name: { type: "string" },
-        samples: { type: "string" }, seed: { type: "string" }, help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (err) {
-    return fail(`${err instanceof Error ? err.message : String(err)}\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const parsed = parseCommand("evidence", argv, {
+    model: { type: "string" }, request: { type: "string" }, "access-hint": { type: "string" }, name: { type: "string" },
+    samples: { type: "string" }, seed: { type: "string" },
+  }, HELP);
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   if (!values.model) return fail(`--model is required\n${HELP}`);
   if (!values.request) return fail(`--request is required\n${HELP}`);
   const hint = values["access-hint"];
   if (hint !== undefined && !(ACCESS_HINTS as readonly string[]).includes(hint)) {
     return fail(`--access-hint must be one of ${ACCESS_HINTS.join(", ")}, not "${hint}"`);
   }
-  const samples = values.samples === undefined ? undefined : Number(values.samples);
-  if (samples !== undefined && (!Number.isInteger(samples) || samples < 1)) return fail(`--samples must be a positive integer, not "${values.samples}"`);
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isInteger(seed)) return fail(`--seed must be an integer, not "${values.seed}"`);
+  let samples: number | undefined;
+  let seed: number | undefined;
+  try {
+    samples = intOption("samples", values.samples, undefined, 1, 10_000);
+    seed = intOption("seed", values.seed, undefined, 0, 2 ** 32 - 1);
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
 
   let raw: { context?: unknown; queries?: unknown; backend?: { access_hint?: unknown } };
   try {
@@ -66,6 +55,9 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof raw?.queries !== "object" || raw.queries === null) return fail(`${values.request} has no "queries" object`);
   const accessHint = (hint ?? (typeof raw.backend?.access_hint === "string" ? raw.backend.access_hint : "auto")) as AccessHint;
 
+  // Loaded here, not at the top: `calibkit --help` and usage errors answer without loading the model engines.
+  const { openAdapter } = await import("../../adapters/index.js");
+  const { buildEvaluateRequest } = await import("../../evidence/index.js");
   const adapter = await openAdapter(values.model);
   try {
     const request = await buildEvaluateRequest({

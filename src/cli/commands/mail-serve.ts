@@ -1,5 +1,5 @@
 // `calibkit mail-serve`: runs the self-hosted Mail Sending Service until SIGTERM or SIGINT.
-import { parseArgs } from "node:util";
+import { intOption, parseCommand, untilSignal, usage } from "../args.js";
 import { resolve } from "node:path";
 import { keysFromEnv, loadMailConfigFile, mailConfigOf, redactSmtpUrl, startMailService, type MailConfigFile } from "../../mail/index.js";
 
@@ -27,39 +27,20 @@ environment:
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  let args;
+  const parsed = parseCommand("mail-serve", argv, {
+    host: { type: "string" }, port: { type: "string" }, data: { type: "string" }, engine: { type: "string" },
+    smtp: { type: "string" }, outbox: { type: "string" }, config: { type: "string" },
+  }, HELP);
+  if (typeof parsed === "number") return parsed;
+  const args = parsed.values;
+  let port: number;
   try {
-    args = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        data: { type: "string" },
-        engine: { type: "string" },
-        smtp: { type: "string" },
-        outbox: { type: "string" },
-        config: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
+    port = intOption("port", args.port, 8025, 0, 65535);
   } catch (err) {
-    process.stderr.write(`calibkit mail-serve: ${err instanceof Error ? err.message : String(err)}\n${HELP}`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const port = args.port === undefined ? 8025 : Number(args.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`calibkit mail-serve: --port must be an integer from 0 to 65535, not "${args.port}"\n`);
-    return 2;
+    return usage("mail-serve", err instanceof Error ? err.message : String(err));
   }
   if (args.engine !== undefined && args.engine !== "file" && args.engine !== "smtp") {
-    process.stderr.write(`calibkit mail-serve: --engine must be file or smtp, not "${args.engine}"\n`);
-    return 2;
+    return usage("mail-serve", `--engine must be file or smtp, not "${args.engine}"`);
   }
   const file: MailConfigFile = args.config ? await loadMailConfigFile(resolve(args.config)) : {};
   const config = mailConfigOf(file);
@@ -78,14 +59,7 @@ export async function run(argv: string[]): Promise<number> {
   const via = service.engine === "smtp" ? `smtp ${redactSmtpUrl(config.smtpUrl!)}` : "file";
   process.stderr.write(`mail: engine ${via}; ${config.keys.length + config.keySha256.length} key(s) configured\n`);
 
-  await new Promise<void>((resolveStop) => {
-    const stop = (signal: string) => {
-      process.stderr.write(`mail: ${signal}, finishing in-flight deliveries\n`);
-      resolveStop();
-    };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
-  });
+  await untilSignal("mail", "finishing in-flight deliveries");
   await service.close();
   return 0;
 }

@@ -1,6 +1,6 @@
 // `calibkit notify`: mails each new alert of a profile's monitors once (and with --audit its latest
 // audit), through a mail service; a durable cursor file makes it exactly-once across restarts.
-import { parseArgs } from "node:util";
+import { parseCommand, usage } from "../args.js";
 import { resolve } from "node:path";
 import { isEmailAddress } from "../../api/index.js";
 import { EvaluationClient, MailClient } from "../../client/index.js";
@@ -27,39 +27,16 @@ options:
   -h, --help         this text
 `;
 
-function fail(message: string): number {
-  process.stderr.write(`calibkit notify: ${message}\n`);
-  return 2;
-}
+const fail = (message: string): number => usage("notify", message);
 
 export async function run(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        service: { type: "string" },
-        "service-key": { type: "string" },
-        profile: { type: "string" },
-        to: { type: "string" },
-        mail: { type: "string" },
-        "mail-key": { type: "string" },
-        from: { type: "string" },
-        state: { type: "string" },
-        audit: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (err) {
-    process.stderr.write(`calibkit notify: ${err instanceof Error ? err.message : String(err)}\n${HELP}`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const parsed = parseCommand("notify", argv, {
+    service: { type: "string" }, "service-key": { type: "string" }, profile: { type: "string" }, to: { type: "string" },
+    mail: { type: "string" }, "mail-key": { type: "string" }, from: { type: "string" }, state: { type: "string" },
+    audit: { type: "boolean" },
+  }, HELP);
+  if (typeof parsed === "number") return parsed;
+  const args = parsed.values;
   for (const required of ["service", "profile", "to", "mail"] as const) {
     if (!args[required]) return fail(`--${required} is required (see --help)`);
   }

@@ -5,7 +5,7 @@ import { CalibkitError } from "../../api/index.js";
 import { loadDataset } from "../../datasets/index.js";
 import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
 
-export const summary = "calibrate a local model on a dataset end to end, cross-check every answer, write a report";
+export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 

@@ -1,7 +1,6 @@
 // `calibkit serve-model`: a local GGUF model as an OpenAI-compatible completions endpoint with logprobs.
 // The first stdout line is `listening <url>` so scripts and tests can find the bound port.
-import { parseArgs } from "node:util";
-import { createLlamaCppAdapter, resolveModelPath, startModelServer } from "../../adapters/index.js";
+import { intOption, parseCommand, untilSignal, usage } from "../args.js";
 
 export const summary = "Serve a local GGUF model as an OpenAI-compatible /v1/completions endpoint";
 
@@ -14,45 +13,27 @@ const HELP = `usage: calibkit serve-model --model PATH [--host 127.0.0.1] [--por
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
+  const parsed = parseCommand("serve-model", argv, {
+    model: { type: "string" }, host: { type: "string", default: "127.0.0.1" }, port: { type: "string", default: "0" },
+    threads: { type: "string" },
+  }, HELP);
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  if (!values.model) return usage("serve-model", "--model is required", HELP);
+  let port: number;
+  let threads: number | undefined;
   try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: {
-        model: { type: "string" }, host: { type: "string", default: "127.0.0.1" }, port: { type: "string", default: "0" },
-        threads: { type: "string" }, help: { type: "boolean", short: "h" },
-      },
-    }));
+    port = intOption("port", values.port, 0, 0, 65535);
+    threads = intOption("threads", values.threads, undefined, 1, 1024);
   } catch (err) {
-    process.stderr.write(`calibkit serve-model: ${err instanceof Error ? err.message : String(err)}\n${HELP}`);
-    return 2;
+    return usage("serve-model", err instanceof Error ? err.message : String(err));
   }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (!values.model) {
-    process.stderr.write(`calibkit serve-model: --model is required\n${HELP}`);
-    return 2;
-  }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`calibkit serve-model: --port must be an integer from 0 to 65535, not "${values.port}"\n`);
-    return 2;
-  }
-  const threads = values.threads === undefined ? undefined : Number(values.threads);
-  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) {
-    process.stderr.write(`calibkit serve-model: --threads must be a positive integer, not "${values.threads}"\n`);
-    return 2;
-  }
+  // Loaded here, not at the top: `calibkit --help` lists this command without loading llama.cpp.
+  const { createLlamaCppAdapter, resolveModelPath, startModelServer } = await import("../../adapters/index.js");
   const adapter = await createLlamaCppAdapter({ modelPath: resolveModelPath(values.model), threads, embeddings: false });
   const server = await startModelServer({ adapter, host: values.host, port });
   process.stdout.write(`listening ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await untilSignal("calibkit serve-model");
   await server.close();
   await adapter.dispose();
   return 0;
