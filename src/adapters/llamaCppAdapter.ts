@@ -2,9 +2,8 @@
 // pooled hidden states (L4). CPU by default, a GPU when one is present and `gpu` allows it.
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import {
-  getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaEmbeddingContext,
-  type LlamaModel, type Token,
+import type {
+  Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaModel, Token,
 } from "node-llama-cpp";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
@@ -43,7 +42,8 @@ function sharedLlama(gpu: "auto" | false): Promise<Llama> {
   const key = String(gpu);
   let llama = llamas.get(key);
   if (!llama) {
-    llama = getLlama({ gpu, logLevel: LlamaLogLevel.error });
+    // Loaded on first use, so that importing the adapters (for their types and helpers) stays cheap.
+    llama = import("node-llama-cpp").then(({ getLlama, LlamaLogLevel }) => getLlama({ gpu, logLevel: LlamaLogLevel.error }));
     llamas.set(key, llama);
   }
   return llama;

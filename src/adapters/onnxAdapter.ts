@@ -3,9 +3,7 @@
 // each path is one forward pass (docs/adapters.md says why that is acceptable for this backend).
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import {
-  AutoModelForCausalLM, AutoTokenizer, env, Tensor, type PreTrainedModel, type PreTrainedTokenizer,
-} from "@huggingface/transformers";
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from "@huggingface/transformers";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
@@ -36,6 +34,7 @@ class OnnxAdapter implements ModelAdapter {
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly lm: PreTrainedModel,
     private readonly hiddenOutput: string | undefined,
+    private readonly TensorClass: typeof Tensor,
   ) {}
 
   get disposed(): boolean {
@@ -59,8 +58,8 @@ class OnnxAdapter implements ModelAdapter {
   }
 
   async #forward(ids: number[]): Promise<ForwardOutput> {
-    const input = new Tensor("int64", BigInt64Array.from(ids.map((i) => BigInt(i))), [1, ids.length]);
-    const mask = new Tensor("int64", new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
+    const input = new this.TensorClass("int64", BigInt64Array.from(ids.map((i) => BigInt(i))), [1, ids.length]);
+    const mask = new this.TensorClass("int64", new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
     try {
       return (await this.lm({ input_ids: input, attention_mask: mask })) as ForwardOutput;
     } catch (cause) {
@@ -172,6 +171,8 @@ export async function createOnnxAdapter(options: OnnxAdapterOptions): Promise<Mo
   const dir = resolve(options.modelDir);
   const weights = join(dir, "onnx", "model.onnx");
   if (!existsSync(weights)) throw new ModelNotFoundError(`No onnx/model.onnx in ${dir}`);
+  // Loaded on first use, so that importing the adapters does not load the ONNX runtime.
+  const { AutoModelForCausalLM, AutoTokenizer, env, Tensor } = await import("@huggingface/transformers");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   env.localModelPath = dirname(dir) + "/";
@@ -183,7 +184,7 @@ export async function createOnnxAdapter(options: OnnxAdapterOptions): Promise<Mo
     const hiddenOutput = outputs.find((o) => o === "last_hidden_state") ?? outputs.find((o) => o.startsWith("hidden_states"));
     const files = [weights, join(dir, "tokenizer.json"), join(dir, "config.json")].filter((f) => existsSync(f));
     const fingerprint = await computeFingerprint(files, { provider: "transformers", dtype: "fp32" });
-    return new OnnxAdapter(name, hiddenOutput ? "L4" : "L3", fingerprint, tokenizer, lm, hiddenOutput);
+    return new OnnxAdapter(name, hiddenOutput ? "L4" : "L3", fingerprint, tokenizer, lm, hiddenOutput, Tensor);
   } catch (cause) {
     if (cause instanceof CalibkitError) throw cause;
     throw new AdapterError(`Could not load ${dir} with transformers.js: ${cause instanceof Error ? cause.message : String(cause)}`, cause);

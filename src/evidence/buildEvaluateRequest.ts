@@ -3,8 +3,7 @@
 import {
   parseEvaluateRequest, querySchema, type AccessHint, type AccessLevel, type EvaluateRequest, type Query,
 } from "../api/index.js";
-import { resolveAccessLevel } from "../adapters/accessLevel.js";
-import type { ModelAdapter } from "../adapters/types.js";
+import { resolveAccessLevel, type ModelAdapter } from "../adapters/index.js";
 import { computeEvidence, type EvidenceOptions } from "./computeEvidence.js";
 import { EvidenceError } from "./errors.js";
 

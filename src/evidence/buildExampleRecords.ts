@@ -1,8 +1,7 @@
 // A labelled dataset → example records for a client_evidence profile: each record carries the evidence
 // computed for it in `metadata.evidence` (docs/evidence.md), so the service never needs the model.
 import { exampleRecordSchema, type AccessHint, type AccessLevel, type ExampleRecord } from "../api/index.js";
-import { resolveAccessLevel } from "../adapters/accessLevel.js";
-import type { ModelAdapter } from "../adapters/types.js";
+import { resolveAccessLevel, type ModelAdapter } from "../adapters/index.js";
 import { computeEvidence, type EvidenceOptions } from "./computeEvidence.js";
 import { parseQueries } from "./buildEvaluateRequest.js";
 import { EvidenceError } from "./errors.js";

@@ -1,8 +1,7 @@
 // Evidence for every query of one request, at one access level (spec 2.3's table). All option scoring of
 // a request goes to the adapter in one call, so the context is evaluated once for all queries.
 import { levelRank, type AccessLevel, type Evidence, type Query, type Sample } from "../api/index.js";
-import { logSumExp } from "../adapters/logMath.js";
-import type { ModelAdapter, ScoreItem } from "../adapters/types.js";
+import { logSumExp, type ModelAdapter, type ScoreItem } from "../adapters/index.js";
 import { EvidenceError } from "./errors.js";
 import { claimScoringPrompt, queryPrompt, splitClaims, type QueryPrompt } from "./prompts.js";
 
