@@ -103,13 +103,23 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
     if (profile.status === "stale") warnings.push(`profile "${profile.name}" is stale (${profile.staleReason}); add examples to recalibrate`);
   }
 
-  const outcomes = await Promise.all(entries.map(async ([name, query]) => {
-    const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
-    // A model backend's level is known once it has been probed, which the evidence call above ensures.
-    const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
-      : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings })] as const;
-  }));
+  let outcomes: (readonly [string, QueryOutcome])[];
+  if ((clientEvidence || !backend) && entries.every(([, q]) => q.type !== "judge" && q.type !== "route")) {
+    // Evidence in hand and engines that call no backend: every query is answered in this turn of the event loop,
+    // in order, as the general path below would; the first failure is the answer either way.
+    const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
+    outcomes = entries.map(([name, query]) => [name, runQuery({
+      name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings,
+    }) as QueryOutcome] as const);
+  } else {
+    outcomes = await Promise.all(entries.map(async ([name, query]) => {
+      const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
+      // A model backend's level is known once it has been probed, which the evidence call above ensures.
+      const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
+        : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
+      return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings })] as const;
+    }));
+  }
   const answers = Object.fromEntries(outcomes.map(([name, o]) => [name, o.answer]));
   const short = outcomes.filter(([, o]) => o.insufficient).map(([name]) => name);
   const response: Record<string, unknown> = { answers, ...(backend ? { backend } : {}), usage, warnings };

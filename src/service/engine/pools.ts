@@ -18,26 +18,33 @@ export function minimumNOf(alpha: number): number {
   return n;
 }
 
-class VersionedCache {
-  version = -1;
-  readonly entries = new Map<string, unknown>();
+/** Values derived from a profile's examples, kept while its version stays (at most `maxEntries`, oldest out first). */
+export class VersionedMemo {
+  private readonly caches = new WeakMap<ProfileState, { version: number; entries: Map<string, unknown> }>();
+  constructor(private readonly maxEntries: number) {}
+
+  /** The value for `key` at the profile's current version, built on a miss. */
+  get<T>(state: ProfileState, key: string, build: () => T): T {
+    let cache = this.caches.get(state);
+    if (!cache) this.caches.set(state, (cache = { version: state.version, entries: new Map() }));
+    if (cache.version !== state.version) {
+      cache.entries.clear();
+      cache.version = state.version;
+    }
+    const hit = cache.entries.get(key);
+    if (hit !== undefined || cache.entries.has(key)) return hit as T;
+    const value = build();
+    if (cache.entries.size >= this.maxEntries) cache.entries.delete(cache.entries.keys().next().value!);
+    cache.entries.set(key, value);
+    return value;
+  }
 }
 
-const caches = new WeakMap<ProfileState, VersionedCache>();
+const calibrations = new VersionedMemo(MAX_ENTRIES_PER_PROFILE);
 
 /** The cached value for `key` at the profile's current version, built on a miss. */
 export function cached<T>(state: ProfileState, key: string, build: () => T): T {
-  let cache = caches.get(state);
-  if (!cache) caches.set(state, (cache = new VersionedCache()));
-  if (cache.version !== state.version) {
-    cache.entries.clear();
-    cache.version = state.version;
-  }
-  if (cache.entries.has(key)) return cache.entries.get(key) as T;
-  const value = build();
-  if (cache.entries.size >= MAX_ENTRIES_PER_PROFILE) cache.entries.delete(cache.entries.keys().next().value!);
-  cache.entries.set(key, value);
-  return value;
+  return calibrations.get(state, key, build);
 }
 
 /** Rows of probabilities over a fixed list of names, the index of each example's label, its group. */
