@@ -3,6 +3,7 @@
 // commit), so a 1,000-message delivery does not pay 1,000 fsyncs one after another.
 import { open, mkdir, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
+import { fsyncDir } from "../durable/index.js";
 import { JournalCorruptError } from "./errors.js";
 
 interface Waiter {
@@ -55,7 +56,7 @@ export class Journal {
       await fh.truncate(goodBytes);
       await fh.sync();
     }
-    if (content === "") await syncDir(dirname(path));
+    if (content === "") await fsyncDir(dirname(path));
     return { journal: new Journal(fh, path, goodBytes), records };
   }
 
@@ -96,15 +97,5 @@ export class Journal {
     this.closed = true;
     while (this.flushing) await this.flushing;
     await this.fh.close();
-  }
-}
-
-/** Makes a new file's directory entry durable too. */
-export async function syncDir(dir: string): Promise<void> {
-  const dh = await open(dir, "r");
-  try {
-    await dh.sync();
-  } finally {
-    await dh.close();
   }
 }

@@ -7,7 +7,7 @@ import { mailConfigOf, type MailServiceConfig } from "./config.js";
 import { createFileEngine } from "./engines/fileEngine.js";
 import { createSmtpEngine } from "./engines/smtpEngine.js";
 import type { DeliveryEngine } from "./engines/engine.js";
-import { lockDataDir } from "./dataLock.js";
+import { lockDataDir } from "../durable/index.js";
 import { MailConfigError } from "./errors.js";
 import { createMailHttpServer } from "./http.js";
 import { MailQueue } from "./queue.js";
@@ -54,7 +54,7 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
   }
   const templates = new TemplateSet(config.templates);
   await mkdir(options.dataDir, { recursive: true });
-  const lock = await lockDataDir(options.dataDir);
+  const lock = await lockDataDir(options.dataDir, "mail.lock", "calibkit mail-serve");
   let engine: DeliveryEngine;
   try {
     engine = await createEngine(config, options.dataDir);

@@ -17,7 +17,7 @@ import type { HumanQueue } from "./humanQueue.js";
 import { prepareExamples } from "./profiles/ingest.js";
 import type { ProfileState } from "./profiles/profileState.js";
 import type { ProfileStore } from "./profiles/profileStore.js";
-import { removeStaleTemporaries, writeFileAtomic } from "./store/atomicFile.js";
+import { removeStaleTemporaries, writeFileAtomic } from "../durable/index.js";
 
 export class LabellingJobs {
   private readonly jobs = new Map<string, LabellingJob>();

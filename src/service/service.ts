@@ -14,7 +14,7 @@ import { LabellingJobs } from "./labellingJobs.js";
 import { ProfileStore } from "./profiles/profileStore.js";
 import { LoadShedder, RateLimiter } from "./rateLimit.js";
 import { buildRouter } from "./routes.js";
-import { lockDataDir } from "./store/dataDirLock.js";
+import { lockDataDir } from "../durable/index.js";
 
 export interface StartServiceOptions {
   /** Address to bind. Default 127.0.0.1; any non-loopback address requires configured keys. */
@@ -52,7 +52,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   if (!isLoopbackHost(host) && keys.length === 0) throw new KeysRequiredError(host);
   const dataDir = resolve(options.dataDir ?? ".calibkit/service");
   await mkdir(dataDir, { recursive: true });
-  const lock = await lockDataDir(dataDir);
+  const lock = await lockDataDir(dataDir, "service.lock", "calibkit serve");
   const cleanup: (() => Promise<void> | void)[] = [() => lock.release()];
   const undo = async () => {
     for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => undefined);

@@ -13,8 +13,9 @@ const ALLOWED: Record<string, string[]> = {
   adapters: ["api"],
   evidence: ["api", "adapters"],
   client: ["api", "conformal"],
-  service: ["api", "conformal", "adapters", "evidence"],
-  mail: ["api", "client"],
+  durable: ["api"],
+  service: ["api", "conformal", "adapters", "evidence", "durable"],
+  mail: ["api", "client", "durable"],
   datasets: ["api"],
   report: ["api"],
 };

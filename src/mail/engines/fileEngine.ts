@@ -4,7 +4,7 @@
 import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
-import { syncDir } from "../journal.js";
+import { fsyncDir } from "../../durable/index.js";
 import { mailOptionsOf, type DeliveryEngine, type DeliveryOutcome, type OutgoingMessage } from "./engine.js";
 
 export interface FileEngineOptions {
@@ -39,7 +39,7 @@ export async function createFileEngine(options: FileEngineOptions): Promise<Deli
         await fh.close();
       }
       await rename(temp, final);
-      await syncDir(options.outbox);
+      await fsyncDir(options.outbox);
       return { kind: "delivered", detail: `written to ${final}` };
     } catch (err) {
       // A full disk or a permission problem may clear up; retry with backoff.

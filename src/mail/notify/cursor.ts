@@ -1,11 +1,10 @@
 // The notifier's durable cursor: which alerts and audits were mailed. An entry is written `pending`
 // before its mail is sent and `sent` after, each time as a whole new file (temp, fsync, rename, fsync
 // of the folder), so a kill leaves the old cursor or the new one, never a torn one.
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { CalibkitError } from "../../api/index.js";
-import { syncDir } from "../journal.js";
+import { writeFileAtomic } from "../../durable/index.js";
 
 export interface CursorEntry {
   state: "pending" | "sent";
@@ -67,23 +66,8 @@ export class NotifyCursor {
   }
 
   private async save(): Promise<void> {
-    const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true });
-    const tmp = `${this.path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+    await mkdir(dirname(this.path), { recursive: true });
     const body: CursorFile = { version: 1, entries: this.entries };
-    const fh = await open(tmp, "w", 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(body, null, 1) + "\n");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await rename(tmp, this.path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    await syncDir(dir);
+    await writeFileAtomic(this.path, JSON.stringify(body, null, 1) + "\n");
   }
 }

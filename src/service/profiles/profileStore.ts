@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { CreateProfile } from "../../api/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, notFound } from "../errors.js";
-import { fsyncDir, removeStaleTemporaries, writeFileAtomic } from "../store/atomicFile.js";
+import { fsyncDir, removeStaleTemporaries, writeFileAtomic } from "../../durable/index.js";
 import { KeyedMutex } from "../store/mutex.js";
 import { WriteAheadLog } from "../store/wal.js";
 import { ProfileState } from "./profileState.js";

@@ -1,14 +1,16 @@
-// One server process per data directory: two processes appending to the same WALs would interleave
-// batches and break the one-writer assumption of the per-profile mutex. The lock file holds the owner's pid;
-// a lock whose pid is gone (the owner was killed) is taken over.
+// One process per data folder: two processes appending to the same logs would interleave writes and break
+// the one-writer assumption every store here makes. The lock file holds the owner's pid; a lock whose pid is
+// gone (the owner was killed) is taken over.
 import { open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { CalibkitError } from "../../api/index.js";
+import { CalibkitError } from "../api/index.js";
 
 export class DataDirLockedError extends CalibkitError {
   override name = "DataDirLockedError";
-  constructor(dir: string, pid: number) {
-    super("DATA_DIR_LOCKED", `The data directory ${dir} is in use by another calibkit serve (pid ${pid}); stop it or pass another --data`);
+  readonly owner: number;
+  constructor(dir: string, owner: number, holder: string) {
+    super("DATA_DIR_LOCKED", `The data folder ${dir} is in use by another ${holder} (process ${owner}); stop it or pass another --data`);
+    this.owner = owner;
   }
 }
 
@@ -26,8 +28,12 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-export async function lockDataDir(dir: string): Promise<DataDirLock> {
-  const path = join(dir, "service.lock");
+/**
+ * Takes `<dir>/<lockName>` for this process. `holder` names the kind of process in the error a second one
+ * gets (e.g. "calibkit serve").
+ */
+export async function lockDataDir(dir: string, lockName: string, holder: string): Promise<DataDirLock> {
+  const path = join(dir, lockName);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, "wx", 0o600);
@@ -45,11 +51,8 @@ export async function lockDataDir(dir: string): Promise<DataDirLock> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = Number((await readFile(path, "utf8").catch(() => "")).trim());
-      if (!alive(owner)) {
-        await rm(path, { force: true });
-        continue;
-      }
-      throw new DataDirLockedError(dir, owner);
+      if (owner === process.pid || alive(owner)) throw new DataDirLockedError(dir, owner, holder);
+      await rm(path, { force: true });
     }
   }
   throw new CalibkitError("DATA_DIR_LOCKED", `Could not take the lock ${path}`);
