@@ -1,3 +1,10 @@
-// calibkit's public face. Each concern lives in its own folder; this file re-exports their public names.
+// calibkit's public face. Each concern lives in its own folder; this file re-exports the names a library
+// user reaches for first. Every folder also has a subpath export of its own (`calibkit/adapters`,
+// `calibkit/service`, `calibkit/mail`, `calibkit/conformal`, ...).
 export * from "./api/index.js";
 export * from "./client/index.js";
+export {
+  AccessLevelError, AdapterError, createLlamaCppAdapter, createOnnxAdapter, createOpenAICompatibleAdapter,
+  defaultModelsDir, openAdapter, resolveAccessLevel, resolveModelPath, startModelServer, type ModelAdapter,
+} from "./adapters/index.js";
+export * from "./evidence/index.js";
