@@ -40,11 +40,12 @@ export type Content = z.infer<typeof contentSchema>;
 export const unitIntervalSchema = z.number().gt(0).lt(1);
 
 /** Profile names appear in URL paths, so they are restricted to a path-safe alphabet. */
+export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const profileNameSchema = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+  .regex(PROFILE_NAME_PATTERN, {
     message: "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'",
   });
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { backendSchema } from "./backend.js";
 import { accessLevelSchema, contentSchema } from "./common.js";
+import { checkEvaluateRequestShape } from "./evaluateFastPath.js";
 import { evaluateRuleIssues, type RuleIssue } from "./evidenceRules.js";
 import { querySchema, type Query } from "./query.js";
 
@@ -10,6 +11,7 @@ const evaluateRequestShape = z.looseObject({
   backend: backendSchema.optional(),
   queries: z.record(z.string().min(1), querySchema),
 });
+checkEvaluateRequestShape(evaluateRequestShape.shape);
 
 /**
  * Rules 1, 3 and 4 over whatever parts of a raw request did parse, so that one answer names every problem
