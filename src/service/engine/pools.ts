@@ -23,8 +23,8 @@ export class VersionedMemo {
   private readonly caches = new WeakMap<ProfileState, { version: number; entries: Map<string, unknown> }>();
   constructor(private readonly maxEntries: number) {}
 
-  /** The value for `key` at the profile's current version, built on a miss. */
-  get<T>(state: ProfileState, key: string, build: () => T): T {
+  /** The value for `key` at the profile's current version, built on a miss (`build(arg)`: no closure per call). */
+  get<T, A = undefined>(state: ProfileState, key: string, build: (arg: A) => T, arg?: A): T {
     let cache = this.caches.get(state);
     if (!cache) this.caches.set(state, (cache = { version: state.version, entries: new Map() }));
     if (cache.version !== state.version) {
@@ -33,7 +33,7 @@ export class VersionedMemo {
     }
     const hit = cache.entries.get(key);
     if (hit !== undefined || cache.entries.has(key)) return hit as T;
-    const value = build();
+    const value = build(arg as A);
     if (cache.entries.size >= this.maxEntries) cache.entries.delete(cache.entries.keys().next().value!);
     cache.entries.set(key, value);
     return value;

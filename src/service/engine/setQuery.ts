@@ -55,16 +55,17 @@ interface SetPlan {
 
 const plans = new VersionedMemo(64);
 
+function buildPlan(names: readonly string[]): SetPlan {
+  const sorted = [...names].sort();
+  const rank = new Int32Array(names.length);
+  for (let i = 0; i < names.length; i++) rank[i] = sorted.indexOf(names[i]!);
+  return { names: [...names], sorted, rank, plainKeys: !names.includes("__proto__"), guarantees: new Map() };
+}
+
 function setPlan(profile: ProfileState, names: readonly string[], method: string, alpha: number, grouped: boolean): SetPlan {
-  const build = (): SetPlan => {
-    const sorted = [...names].sort();
-    const rank = new Int32Array(names.length);
-    for (let i = 0; i < names.length; i++) rank[i] = sorted.indexOf(names[i]!);
-    return { names: [...names], sorted, rank, plainKeys: !names.includes("__proto__"), guarantees: new Map() };
-  };
-  const plan = plans.get(profile, `${method}|${alpha}|${grouped}|${names.length}|${names.join("\u0000")}`, build);
+  const plan = plans.get(profile, `${method}|${alpha}|${grouped}|${names.length}|${names.join("\u0000")}`, buildPlan, names);
   // The key joins names with NUL: a name holding one could collide, so the plan is checked, not trusted.
-  return sameNames(plan.names, names) ? plan : build();
+  return sameNames(plan.names, names) ? plan : buildPlan(names);
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

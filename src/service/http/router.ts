@@ -37,13 +37,25 @@ export type RouteMatch =
 
 export class Router {
   private readonly routes: Route[] = [];
+  /** Parameterless routes by path, then method: the answer `match` would give, found without walking the list. */
+  private readonly exact = new Map<string, Map<string, Handler>>();
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split("/").filter(Boolean), handler });
+    const segments = pattern.split("/").filter(Boolean);
+    const path = `/${segments.join("/")}`;
+    // Only when no earlier route answers the same method and path (the list's first match wins).
+    if (!segments.some((s) => s.startsWith(":")) && !this.routes.some((r) => r.method === method && matchSegments(r.segments, segments))) {
+      let byMethod = this.exact.get(path);
+      if (!byMethod) this.exact.set(path, (byMethod = new Map()));
+      if (!byMethod.has(method)) byMethod.set(method, handler);
+    }
+    this.routes.push({ method, segments, handler });
     return this;
   }
 
   match(method: string, path: string): RouteMatch {
+    const handler = this.exact.get(path)?.get(method);
+    if (handler) return { kind: "found", handler, params: {} };
     const parts = path.split("/").filter(Boolean);
     const allowed: string[] = [];
     for (const route of this.routes) {

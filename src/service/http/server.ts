@@ -66,6 +66,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** A request target that the URL parser would return unchanged: a path of plain characters, no dot segment. */
+const PLAIN_PATH = /^\/(?!\/)(?:[A-Za-z0-9_~-]|\.(?<!\/\.)|\/)*$/;
+
+/** Path and query of a request target; `new URL` (which normalises) unless the target is a plain path. */
+function parseTarget(target: string): { pathname: string; query: URLSearchParams } {
+  if (PLAIN_PATH.test(target)) return { pathname: target, query: new URLSearchParams() };
+  const url = new URL(target, "http://service");
+  return { pathname: url.pathname, query: url.searchParams };
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   const type = value.split(";")[0]!.trim().toLowerCase();
@@ -92,10 +102,10 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       rateLimiter.take(principal);
       shedder.enter();
       admitted = true;
-      const url = new URL(req.url ?? "/", "http://service");
+      const { pathname, query } = parseTarget(req.url ?? "/");
       const method = req.method ?? "GET";
-      if (!url.pathname.startsWith(`${BASE_PATH}/`)) throw notFound(`No endpoint at ${url.pathname}; the API lives under ${BASE_PATH}`);
-      const path = url.pathname.slice(BASE_PATH.length);
+      if (!pathname.startsWith(`${BASE_PATH}/`)) throw notFound(`No endpoint at ${pathname}; the API lives under ${BASE_PATH}`);
+      const path = pathname.slice(BASE_PATH.length);
       const match = router.match(method, path);
       if (match.kind === "none") throw notFound(`No endpoint ${method} ${BASE_PATH}${path}`);
       if (match.kind === "wrong_method") throw methodNotAllowed(method, `${BASE_PATH}${path} (allowed: ${match.allowed.join(", ")})`);
@@ -107,7 +117,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         rawBody = await readBody(req, maxBodyBytes);
         body = parseJson(rawBody);
       }
-      const request: ServiceRequest = { id, method, path, query: url.searchParams, headers: req.headers, body, rawBody, principal, params: match.params };
+      const request: ServiceRequest = { id, method, path, query, headers: req.headers, body, rawBody, principal, params: match.params };
       const response = await match.handler(request);
       const out = response.body && typeof response.body === "object" && !Array.isArray(response.body)
         ? { ...(response.body as object), request_id: id }
