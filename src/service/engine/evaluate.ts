@@ -83,8 +83,8 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
   const entries = Object.entries(request.queries);
   const profiles = new Map(entries.map(([name, q]) => [name, deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`)]));
   for (const [name, q] of entries) {
-    const cascade = q.type === "route" || q.type === "judge" ? q.cascade ?? [] : [];
-    cascade.forEach((stage, s) => {
+    if (q.type !== "route" && q.type !== "judge") continue;
+    (q.cascade ?? []).forEach((stage, s) => {
       if (stage.backend !== HUMAN_QUEUE && stage.backend.provider === "client_evidence") {
         throw invalidField(`queries.${name}.cascade.${s}.backend`, `\`queries.${name}.cascade.${s}.backend\` cannot be client_evidence: the service calls cascade stages itself`);
       }
@@ -103,26 +103,31 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
     if (profile.status === "stale") warnings.push(`profile "${profile.name}" is stale (${profile.staleReason}); add examples to recalibrate`);
   }
 
-  let outcomes: (readonly [string, QueryOutcome])[];
   if ((clientEvidence || !backend) && entries.every(([, q]) => q.type !== "judge" && q.type !== "route")) {
     // Evidence in hand and engines that call no backend: every query is answered in this turn of the event loop,
     // in order, as the general path below would; the first failure is the answer either way.
     const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
-    outcomes = entries.map(([name, query]) => [name, runQuery({
-      name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings,
-    }) as QueryOutcome] as const);
-  } else {
-    outcomes = await Promise.all(entries.map(async ([name, query]) => {
-      const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
-      // A model backend's level is known once it has been probed, which the evidence call above ensures.
-      const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
-        : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-      return [name, await runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings })] as const;
-    }));
+    const outcomes: QueryOutcome[] = [];
+    for (const [name, query] of entries) {
+      outcomes.push(runQuery({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }) as QueryOutcome);
+    }
+    return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
   }
-  const answers = Object.fromEntries(outcomes.map(([name, o]) => [name, o.answer]));
-  const short = outcomes.filter(([, o]) => o.insufficient).map(([name]) => name);
-  const response: Record<string, unknown> = { answers, ...(backend ? { backend } : {}), usage, warnings };
+  const outcomes = await Promise.all(entries.map(async ([name, query]) => {
+    const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
+    // A model backend's level is known once it has been probed, which the evidence call above ensures.
+    const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
+      : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
+    return runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings });
+  }));
+  return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
+}
+
+/** The response: every answer, and a 424 naming the heuristic ones when there are any. */
+function respond(names: string[], outcomes: QueryOutcome[], backend: EvaluateRequest["backend"], usage: Usage, warnings: string[]): ServiceResponse {
+  const answers = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!.answer]));
+  const short = names.filter((_, i) => outcomes[i]!.insufficient);
+  const response: Record<string, unknown> = backend ? { answers, backend, usage, warnings } : { answers, usage, warnings };
   if (short.length === 0) return { status: 200, body: response };
   return {
     status: 424,

@@ -62,10 +62,19 @@ function buildPlan(names: readonly string[]): SetPlan {
   return { names: [...names], sorted, rank, plainKeys: !names.includes("__proto__"), guarantees: new Map() };
 }
 
+/** The plan of the previous query: consecutive queries (and requests) mostly share one, found without a key. */
+let last: { profile: ProfileState; version: number; method: string; alpha: number; grouped: boolean; plan: SetPlan } | undefined;
+
 function setPlan(profile: ProfileState, names: readonly string[], method: string, alpha: number, grouped: boolean): SetPlan {
-  const plan = plans.get(profile, `${method}|${alpha}|${grouped}|${names.length}|${names.join("\u0000")}`, buildPlan, names);
+  if (last && last.profile === profile && last.version === profile.version && last.method === method && last.alpha === alpha
+    && last.grouped === grouped && sameNames(last.plan.names, names)) {
+    return last.plan;
+  }
+  let plan = plans.get(profile, `${method}|${alpha}|${grouped}|${names.length}|${names.join("\u0000")}`, buildPlan, names);
   // The key joins names with NUL: a name holding one could collide, so the plan is checked, not trusted.
-  return sameNames(plan.names, names) ? plan : buildPlan(names);
+  if (!sameNames(plan.names, names)) plan = buildPlan(names);
+  last = { profile, version: profile.version, method, alpha, grouped, plan };
+  return plan;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -100,7 +109,9 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   const estimated = fromSamples(input.evidence) || pool.estimated > 0;
   if (n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n, needed });
   const cal = (plan.cal ??= setCalibration(profile, pool, method, alpha));
-  const prediction = predictSet(cal, { probabilities: p, options: sorted, ...(group !== undefined ? { group } : {}) }, predictionRng(profile, input.name), { pValues: false });
+  // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
+  const rng = cal.randomized ? predictionRng(profile, input.name) : undefined;
+  const prediction = predictSet(cal, { probabilities: p, options: sorted, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
   if (prediction.n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n: prediction.n, needed });
   const va = predictOptionBeliefs((plan.beliefs ??= optionBeliefs(profile, pool)), p);
