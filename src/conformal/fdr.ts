@@ -1,19 +1,13 @@
 // Conformal selection (Jin & Candès 2023) with Benjamini–Hochberg (1995): conformal p-values of the
 // null "this item fails" from the calibration fails' scores, then BH across the test batch at level q.
+import { countBelow } from "./quantile.js";
 
 /**
  * p_j = (1 + #{calibration fails with score ≥ s_j}) / (n + 1), n = all calibration examples (pass and fail).
  * `failScores` ascending. (The clipped score of Jin & Candès: passes never count against a test item.)
  */
 export function selectionPValue(failScoresAscending: Float64Array, n: number, score: number): number {
-  let lo = 0;
-  let hi = failScoresAscending.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (failScoresAscending[mid]! < score) lo = mid + 1;
-    else hi = mid;
-  }
-  return (1 + failScoresAscending.length - lo) / (n + 1);
+  return (1 + failScoresAscending.length - countBelow(failScoresAscending, score)) / (n + 1);
 }
 
 /** Benjamini–Hochberg: which p-values are rejected (selected) at FDR level q. */

@@ -3,6 +3,7 @@
 // label 1. Fit once in O(n log n), predict in O(log n).
 
 import { invalid } from "./errors.js";
+import { countBelow } from "./quantile.js";
 
 import { assertKind } from "./set.js";
 
@@ -29,22 +30,11 @@ export interface BeliefPrediction {
 
 export { fitVennAbers as calibrateBelief } from "./vennAbersFit.js";
 
-function lowerIndex(xs: Float64Array, s: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Venn–Abers probabilities for one test score. O(log n). */
 export function predictBelief(cal: CalibratedBelief, score: number): BeliefPrediction {
   assertKind(cal, "belief", "predictBelief");
   if (Number.isNaN(score)) throw invalid("score is NaN", "score");
-  const g = lowerIndex(cal.xs, score);
+  const g = countBelow(cal.xs, score);
   const tie = g < cal.xs.length && cal.xs[g] === score;
   const p0 = tie ? cal.p0Tie[g]! : cal.p0Gap[g]!;
   const p1 = tie ? cal.p1Tie[g]! : cal.p1Gap[g]!;
