@@ -40,25 +40,28 @@ export type BatchSendRequest = z.infer<typeof batchSendRequestSchema>;
 const text = (fallback: string) => z.string().nullish().transform((v) => v ?? fallback);
 
 /** Send result with the safe defaults the spec asks clients to apply to missing or null fields. */
-export const sendResultSchema = z.looseObject({
+const apiLogId = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v)));
+const messageIds = z.array(z.string().nullable()).nullish().transform((v) => (v ?? []).filter((x): x is string => x !== null));
+
+/** The fields a send result and a batch result share, with their safe defaults. */
+const resultFields = {
   accepted: z.boolean().nullish().transform((v) => v ?? false),
   status: text(""),
-  api_log_id: z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
-  message_id: z.string().nullish().transform((v) => v ?? null),
+  api_log_id: apiLogId,
   engine: text(""),
   injection_status: text("unknown"),
   delivery_status: text("unknown"),
+};
+
+export const sendResultSchema = z.looseObject({
+  ...resultFields,
+  message_id: z.string().nullish().transform((v) => v ?? null),
 });
 export type SendResult = z.output<typeof sendResultSchema>;
 
 export const batchSendResultSchema = z.looseObject({
-  accepted: z.boolean().nullish().transform((v) => v ?? false),
-  status: text(""),
-  api_log_id: z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
-  message_ids: z.array(z.string().nullable()).nullish().transform((v) => (v ?? []).filter((x): x is string => x !== null)),
-  engine: text(""),
-  injection_status: text("unknown"),
-  delivery_status: text("unknown"),
+  ...resultFields,
+  message_ids: messageIds,
 });
 export type BatchSendResult = z.output<typeof batchSendResultSchema>;
 
@@ -99,12 +102,12 @@ export const MAIL_CODES = {
  * the current lifecycle of an earlier send or batch send. Missing or null fields read as the same safe defaults.
  */
 export const sendStatusSchema = z.looseObject({
-  api_log_id: z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v))),
+  api_log_id: apiLogId,
   status: text(""),
   engine: text(""),
   injection_status: text("unknown"),
   delivery_status: text("unknown"),
-  message_ids: z.array(z.string().nullable()).nullish().transform((v) => (v ?? []).filter((x): x is string => x !== null)),
+  message_ids: messageIds,
   updated_at: z.string().nullish().transform((v) => v ?? null),
 });
 export type SendStatus = z.output<typeof sendStatusSchema>;
