@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { ACCESS_HINTS, ACCESS_LEVELS, PROFILE_NAME_PATTERN, SET_METHODS } from "./common.js";
 import { clientEvidenceBackendSchema } from "./backend.js";
-import { evidenceSchema } from "./evidence.js";
+import { evidenceSchema, PROBABILITY_SUM_TOLERANCE } from "./evidence.js";
 import { setQuerySchema } from "./query.js";
 
 type Json = Record<string, unknown>;
@@ -203,4 +203,36 @@ export function fastEvaluateRequestShape(value: unknown): Json | undefined {
   }
   out.queries = queries;
   return copyExtras(value, REQUEST_KEY_SET, out) ? out : undefined;
+}
+
+/**
+ * True when `evaluateRuleIssues` would find nothing in a request the fast path returned: a backend above L0,
+ * at least one query, and each set query's option_probabilities keyed by exactly its options and summing to 1.
+ * False means "ask the rules", never "invalid": the caller then runs them, and they name what is wrong.
+ */
+export function fastRulesHold(request: Json): boolean {
+  const backend = request.backend as Json | undefined;
+  if (backend === undefined || backend.access_level === "L0") return false;
+  const queries = request.queries as Record<string, Json>;
+  let count = 0;
+  for (const name in queries) {
+    count++;
+    const evidence = queries[name]!.evidence as Json | undefined;
+    if (evidence === undefined || evidence.level_probabilities !== undefined) return false;
+    const probabilities = evidence.option_probabilities as Record<string, number> | undefined;
+    if (probabilities === undefined) return false;
+    const options = queries[name]!.options as Json;
+    const keys = Object.keys(probabilities);
+    let optionCount = 0;
+    for (const option in options) optionCount++;
+    if (keys.length !== optionCount) return false;
+    // The rules' order of summation, so that a sum at the tolerance's edge is judged alike.
+    let sum = 0;
+    for (const key of keys) {
+      if (!Object.hasOwn(options, key)) return false;
+      sum += probabilities[key]!;
+    }
+    if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE)) return false;
+  }
+  return count > 0;
 }

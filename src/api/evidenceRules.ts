@@ -58,7 +58,7 @@ function checkProbabilities(
   const issues: RuleIssue[] = [];
   const keys = Object.keys(map);
   if (expected) {
-    const missing = expected.filter((k) => !(k in map));
+    const missing = expected.filter((k) => !Object.hasOwn(map, k));
     const extra = keys.filter((k) => !expected.includes(k));
     if (missing.length > 0 || extra.length > 0) {
       const parts = [];

@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateRequestSchema, parseEvaluateRequest, ValidationError } from "../../src/api/index.js";
-import { fastEvaluateRequestShape } from "../../src/api/evaluateFastPath.js";
+import { fastEvaluateRequestShape, fastRulesHold } from "../../src/api/evaluateFastPath.js";
+import { evaluateRuleIssues } from "../../src/api/evidenceRules.js";
 
 /** Mostly what a valid request holds, sometimes what breaks it: each field fails on its own now and then. */
 const mostly = <T, U>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<U>) => fc.oneof({ arbitrary: good, weight: 40 }, { arbitrary: bad, weight: 1 });
@@ -35,6 +36,15 @@ function setQuery() {
             }),
           }) },
           fc.record({ option_probabilities: fc.constant({ a: 0.5, z: 0.5 }) }),
+          // Sums at and past the tolerance's edge, and level probabilities a set query does not take.
+          fc.record({
+            option_probabilities: fc.constantFrom(0.998, 0.9991, 1.0009, 1.002).map((total) =>
+              Object.fromEntries(names.map((n, i) => [n, i === 0 ? total - (names.length - 1) * 0.1 : 0.1]))),
+          }),
+          fc.record({
+            option_probabilities: fc.constant(Object.fromEntries(names.map((n) => [n, 1 / names.length]))),
+            level_probabilities: fc.constant({ a: 1 }),
+          }),
           fc.record({ samples: fc.array(fc.string(), { minLength: 1, maxLength: 2 }) }),
           fc.record({ option_probabilities: fc.constant({ a: 1 }), hidden_states: fc.array(fc.double({ noNaN: true }), { maxLength: 3 }) }),
         ),
@@ -76,11 +86,18 @@ function viaParse(value: unknown): { ok: true; data: unknown } | { ok: false } {
 describe("the evaluate fast path", () => {
   it("accepts and returns exactly what the schema does, over random requests", () => {
     let fastTaken = 0;
+    let rulesHeldFast = 0;
     let accepted = 0;
     fc.assert(
       // What a service sees is JSON.parse output, so the requests go through JSON first.
       fc.property(request.map((r) => JSON.parse(JSON.stringify(r)) as unknown), (value) => {
-        if (fastEvaluateRequestShape(value) !== undefined) fastTaken++;
+        const fast = fastEvaluateRequestShape(value);
+        if (fast !== undefined) fastTaken++;
+        // The rules' shortcut never passes what the rules themselves would refuse.
+        if (fast !== undefined && fastRulesHold(fast)) {
+          rulesHeldFast++;
+          expect(evaluateRuleIssues(fast as Parameters<typeof evaluateRuleIssues>[0])).toEqual([]);
+        }
         const expected = viaSchema(value);
         const actual = viaParse(value);
         if (expected.ok) accepted++;
@@ -95,6 +112,7 @@ describe("the evaluate fast path", () => {
     );
     // The comparison means something only if both paths were exercised, on valid and invalid requests.
     expect(fastTaken).toBeGreaterThan(200);
+    expect(rulesHeldFast).toBeGreaterThan(200);
     expect(accepted).toBeGreaterThan(200);
     expect(accepted).toBeLessThan(4000);
   });

@@ -6,7 +6,7 @@ import type { Authenticator } from "../auth.js";
 import { badJson, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType } from "../errors.js";
 import type { LoadShedder, RateLimiter } from "../rateLimit.js";
 import { mapError } from "./errorMapping.js";
-import type { Router, ServiceRequest } from "./router.js";
+import type { Handler, Router, ServiceRequest, ServiceResponse } from "./router.js";
 
 export const BASE_PATH = "/api/v1";
 
@@ -36,33 +36,37 @@ function send(res: ServerResponse, status: number, id: string, body: unknown, ex
   res.end(payload);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) {
-      reject(payloadTooLarge(limit));
+/**
+ * Reads the body (at most `limit` bytes) and calls `done` once: with the bytes, or with the error. Callbacks, not a
+ * promise: this runs for every request, and the promise machinery cost more than the read (docs/service.md).
+ */
+function readBody(req: IncomingMessage, limit: number, done: (err: unknown, body?: Buffer) => void): void {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    done(payloadTooLarge(limit));
+    return;
+  }
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let failed = false;
+  req.on("data", (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (size > limit) {
+      failed = true;
+      done(payloadTooLarge(limit));
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on("data", (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(payloadTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on("error", (err) => {
-      if (!failed) reject(err);
-      failed = true;
-    });
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  });
+  req.on("end", () => {
+    if (!failed) done(undefined, chunks ? Buffer.concat(chunks) : first ?? Buffer.alloc(0));
+  });
+  req.on("error", (err) => {
+    if (!failed) done(err);
+    failed = true;
   });
 }
 
@@ -97,35 +101,27 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
   return (req, res) => {
     const id = requestIdOf(req.headers["x-request-id"]);
     let admitted = false;
-    const run = async () => {
-      const principal = auth.authenticate(req.headers.authorization);
-      rateLimiter.take(principal);
-      shedder.enter();
-      admitted = true;
-      const { pathname, query } = parseTarget(req.url ?? "/");
-      const method = req.method ?? "GET";
-      if (!pathname.startsWith(`${BASE_PATH}/`)) throw notFound(`No endpoint at ${pathname}; the API lives under ${BASE_PATH}`);
-      const path = pathname.slice(BASE_PATH.length);
-      const match = router.match(method, path);
-      if (match.kind === "none") throw notFound(`No endpoint ${method} ${BASE_PATH}${path}`);
-      if (match.kind === "wrong_method") throw methodNotAllowed(method, `${BASE_PATH}${path} (allowed: ${match.allowed.join(", ")})`);
-      let body: unknown;
-      let rawBody: Buffer | undefined;
-      if (method === "POST" || method === "PUT" || method === "PATCH") {
-        const type = req.headers["content-type"];
-        if (!isJsonContentType(type)) throw unsupportedMediaType(type);
-        rawBody = await readBody(req, maxBodyBytes);
-        body = parseJson(rawBody);
-      }
-      const request: ServiceRequest = { id, method, path, query, headers: req.headers, body, rawBody, principal, params: match.params };
-      const response = await match.handler(request);
+    let answered = false;
+    const leave = () => {
+      if (admitted) shedder.leave();
+      admitted = false;
+    };
+    const reply = (response: ServiceResponse) => {
+      if (answered) return;
+      answered = true;
       const out = response.body && typeof response.body === "object" && !Array.isArray(response.body)
         ? { ...(response.body as object), request_id: id }
         : response.body;
-      send(res, response.status, id, out);
+      try {
+        send(res, response.status, id, out);
+      } finally {
+        leave();
+      }
     };
-    run()
-      .catch((err: unknown) => {
+    const fail = (err: unknown) => {
+      if (answered) return;
+      answered = true;
+      try {
         const mapped = mapError(err);
         if (mapped.status >= 500 && mapped.status !== 502 && mapped.status !== 529) {
           log(`${id} ${req.method} ${req.url}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
@@ -137,9 +133,52 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         if (!req.complete) req.resume();
         if (!res.headersSent) send(res, mapped.status, id, { ...mapped.body, request_id: id }, headers);
         else res.destroy();
-      })
-      .finally(() => {
-        if (admitted) shedder.leave();
+      } finally {
+        leave();
+      }
+    };
+    // A handler's answer, now or later; whatever it throws or rejects with becomes the error response.
+    const dispatch = (handler: Handler, request: ServiceRequest) => {
+      try {
+        const response = handler(request);
+        if (response instanceof Promise) response.then(reply, fail);
+        else reply(response);
+      } catch (err) {
+        fail(err);
+      }
+    };
+
+    try {
+      const principal = auth.authenticate(req.headers.authorization);
+      rateLimiter.take(principal);
+      shedder.enter();
+      admitted = true;
+      const { pathname, query } = parseTarget(req.url ?? "/");
+      const method = req.method ?? "GET";
+      if (!pathname.startsWith(`${BASE_PATH}/`)) throw notFound(`No endpoint at ${pathname}; the API lives under ${BASE_PATH}`);
+      const path = pathname.slice(BASE_PATH.length);
+      const match = router.match(method, path);
+      if (match.kind === "none") throw notFound(`No endpoint ${method} ${BASE_PATH}${path}`);
+      if (match.kind === "wrong_method") throw methodNotAllowed(method, `${BASE_PATH}${path} (allowed: ${match.allowed.join(", ")})`);
+      const request: ServiceRequest = { id, method, path, query, headers: req.headers, body: undefined, rawBody: undefined, principal, params: match.params };
+      if (method !== "POST" && method !== "PUT" && method !== "PATCH") {
+        dispatch(match.handler, request);
+        return;
+      }
+      const type = req.headers["content-type"];
+      if (!isJsonContentType(type)) throw unsupportedMediaType(type);
+      readBody(req, maxBodyBytes, (err, raw) => {
+        if (err !== undefined) return fail(err);
+        try {
+          request.rawBody = raw;
+          request.body = parseJson(raw!);
+        } catch (parseError) {
+          return fail(parseError);
+        }
+        dispatch(match.handler, request);
       });
+    } catch (err) {
+      fail(err);
+    }
   };
 }
