@@ -69,7 +69,8 @@ async function backendEvidence(request: EvaluateRequest, query: Query, stages: S
   return spec.levels ? { level_probabilities: map } : { option_probabilities: map };
 }
 
-export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<ServiceResponse> {
+/** The response, at once when every query is answered from evidence in hand; a promise when a backend is called. */
+export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | Promise<ServiceResponse> {
   const request = parseEvaluateRequest(body);
   const usage: Usage = { backend_calls: 0, backend_tokens: 0 };
   const warnings: string[] = [];
@@ -113,14 +114,13 @@ export async function evaluate(body: unknown, deps: EvaluateDeps): Promise<Servi
     }
     return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
   }
-  const outcomes = await Promise.all(entries.map(async ([name, query]) => {
+  return Promise.all(entries.map(async ([name, query]) => {
     const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
     return runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings });
-  }));
-  return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
+  })).then((outcomes) => respond(entries.map(([name]) => name), outcomes, backend, usage, warnings));
 }
 
 /** The response: every answer, and a 424 naming the heuristic ones when there are any. */
