@@ -15,7 +15,7 @@ const REPO = fileURLToPath(new URL("../", import.meta.url));
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5000);
 const CONNECTIONS = 32;
-const PEAK_ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 // ---------- roles run in child processes ----------
 
@@ -181,8 +181,11 @@ async function load(url: string, path: string, body: string, rate: number): Prom
       }
     }));
   } else {
-    // Open loop: wake on a timer, send every request whose scheduled time has come, sleep until the next.
-    // Latency counts from the scheduled time, so a server that falls behind cannot hide its queue.
+    // Open loop: send every request whose scheduled time has come, then yield to the event loop (which reads the
+    // answers) and look again. Latency counts from the scheduled time, so a server that falls behind cannot hide
+    // its queue. The generator spins on setImmediate rather than sleeping on a timer: timers fire at 1 ms at the
+    // finest, later still on a virtual CPU that has to be woken, and the requests would leave late and in bursts,
+    // a lateness counted as the server's latency (on this machine it tripled the echo server's p50).
     const inflight = new Set<Promise<void>>();
     const interval = 1000 / rate;
     let k = 0;
@@ -194,7 +197,7 @@ async function load(url: string, path: string, body: string, rate: number): Prom
         inflight.add(p);
         k++;
       }
-      await new Promise((r) => setTimeout(r, Math.max(0, start + k * interval - performance.now())));
+      await new Promise((r) => setImmediate(r));
     }
     await Promise.all(inflight);
   }
@@ -210,6 +213,14 @@ async function load(url: string, path: string, body: string, rate: number): Prom
 }
 
 // ---------- orchestration ----------
+
+/** The machine's CPU time so far, in clock ticks: all of it, and what the hypervisor gave to other guests (steal). */
+async function machineTicks(): Promise<{ total: number; steal: number } | undefined> {
+  const stat = await readFile("/proc/stat", "utf8").catch(() => undefined);
+  const fields = stat?.split("\n")[0]?.trim().split(/\s+/).slice(1).map(Number);
+  if (!fields || fields.length < 8) return undefined;
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7]! };
+}
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
 async function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
@@ -294,9 +305,10 @@ async function main(): Promise<void> {
 
     // Peaks alternate echo / service three times and keep each one's median run, so that load from other work
     // on the machine falls on both alike.
+    const ticksBefore = await machineTicks();
     const echoRuns: (LoadResult & { cpuMsPerRequest?: number })[] = [];
     const serviceRuns: (LoadResult & { cpuMsPerRequest?: number })[] = [];
-    for (let round = 0; round < PEAK_ROUNDS; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       echoRuns.push(await measured(echo.pid, echoUrl, "/", evaluateBody, 0));
       serviceRuns.push(await measured(service.pid, serviceUrl, "/api/v1/evaluate", evaluateBody, 0));
     }
@@ -306,7 +318,7 @@ async function main(): Promise<void> {
     // Half-peak latency alternates too; each row is the run with the median p99.
     const echoHalfRuns: LoadResult[] = [];
     const serviceHalfRuns: LoadResult[] = [];
-    for (let round = 0; round < PEAK_ROUNDS; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       echoHalfRuns.push(await runLoad(echoUrl, "/", evaluateBody, echoPeak.rps / 2));
       serviceHalfRuns.push(await runLoad(serviceUrl, "/api/v1/evaluate", evaluateBody, servicePeak.rps / 2));
     }
@@ -315,12 +327,15 @@ async function main(): Promise<void> {
     const serviceHalf = medianP99(serviceHalfRuns);
     const p99s = (runs: LoadResult[]) => runs.map((r) => f(r.p99)).join(", ");
 
+    const ticksAfter = await machineTicks();
+    const stealShare = ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total
+      ? (ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total) : undefined;
     const f = (x: number, d = 2) => x.toFixed(d);
     const rows = [
-      ["echo server, peak (closed loop, 32 connections; median of 3)", echoPeak],
-      ["service POST /evaluate, peak (median of 3)", servicePeak],
-      [`echo server at half its peak (${f(echoPeak.rps / 2, 0)} req/s, open loop; median p99 of 3)`, echoHalf],
-      [`service at half its peak (${f(servicePeak.rps / 2, 0)} req/s, open loop; median p99 of 3)`, serviceHalf],
+      [`echo server, peak (closed loop, 32 connections; median of ${ROUNDS})`, echoPeak],
+      [`service POST /evaluate, peak (median of ${ROUNDS})`, servicePeak],
+      [`echo server at half its peak (${f(echoPeak.rps / 2, 0)} req/s, open loop; median p99 of ${ROUNDS})`, echoHalf],
+      [`service at half its peak (${f(servicePeak.rps / 2, 0)} req/s, open loop; median p99 of ${ROUNDS})`, serviceHalf],
     ] as const;
     const table = rows.map(([name, r]) => `| ${name} | ${f(r.rps, 0)} | ${f(r.p50)} | ${f(r.p99)} | ${r.errors} | ${JSON.stringify(r.statuses)} |`).join("\n");
     const ratio = servicePeak.rps / echoPeak.rps;
@@ -333,7 +348,7 @@ async function main(): Promise<void> {
     const echoCpu = cpuMedian(echoRuns);
     const serviceCpu = cpuMedian(serviceRuns);
     const cpuLine = echoCpu !== undefined && serviceCpu !== undefined
-      ? `- server CPU per request at peak (median of 3, from /proc): echo ${f(echoCpu, 3)} ms, service ${f(serviceCpu, 3)} ms → capacity ratio **${f(echoCpu / serviceCpu)}×** (one core each; less sensitive to other work on the machine than req/s)\n`
+      ? `- server CPU per request at peak (median of ${ROUNDS}, from /proc): echo ${f(echoCpu, 3)} ms, service ${f(serviceCpu, 3)} ms → capacity ratio **${f(echoCpu / serviceCpu)}×** (one core each; less sensitive to other work on the machine than req/s)\n`
       : "";
     const md = `# bench/service.ts: POST /evaluate throughput and latency
 
@@ -341,18 +356,18 @@ async function main(): Promise<void> {
 - date: ${new Date().toISOString()}
 - CPU: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores
 - node: ${process.version}
-- machine load average (1/5/15 min) at the end of the run: ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (other work on the machine shares its ${cpus().length} cores)
+- machine load average (1/5/15 min) at the end of the run: ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (other work on the machine shares its ${cpus().length} cores)${stealShare !== undefined ? `; CPU time the hypervisor gave to other guests during the measurements (steal): ${(stealShare * 100).toFixed(1)}%` : ""}
 - workload: client_evidence evaluate with 4 set queries (LAC, alpha 0.1) over 4 options, on a profile of ${profile.n as number} examples (version ${profile.version as number});
   ${(evaluateBody.length / 1024).toFixed(1)} KiB request body; load from a separate process over loopback (a raw-socket HTTP/1.1 client, ${CONNECTIONS} keep-alive connections, one request in flight on each);
   ${WARMUP_MS} ms warm-up then ${MEASURE_MS} ms measured per row. Baseline: a bare node:http server that parses the same body and echoes it as JSON, measured in the same run.
-  Half-peak rows are open loop (latency counted from each request's scheduled time, so queueing is not hidden).
+  Half-peak rows are open loop (latency counted from each request's scheduled time, so queueing is not hidden; the generator spins rather than sleeps, so that it sends on time).
 
 | run | req/s | p50 ms | p99 ms | errors | statuses |
 |---|---|---|---|---|---|
 ${table}
 
 - throughput ratio service / echo at peak: **${f(ratio)}×** (goal ≥ 0.5×); per alternating round: ${allRatios}
-${cpuLine}- load generator CPU at peak (median of 3, share of one core): echo ${f(loadShare(echoRuns))}, service ${f(loadShare(serviceRuns))}${loadShare(echoRuns) > 0.9 ? " — the generator was saturated at the echo peak, so the echo figure is a lower bound and the ratio an upper bound" : " (below 1: the generator was not the limit)"}
+${cpuLine}- load generator CPU at peak (median of ${ROUNDS}, share of one core): echo ${f(loadShare(echoRuns))}, service ${f(loadShare(serviceRuns))}${loadShare(echoRuns) > 0.9 ? " — the generator was saturated at the echo peak, so the echo figure is a lower bound and the ratio an upper bound" : " (below 1: the generator was not the limit)"}
 - service p99 at half its peak rate: **${f(serviceHalf.p99)} ms** (goal ≤ 10 ms; per round: ${p99s(serviceHalfRuns)}); the echo server's own p99 at half its peak in the same run: ${f(echoHalf.p99)} ms (per round: ${p99s(echoHalfRuns)})
 `;
     await mkdir(join(REPO, "bench/results"), { recursive: true });

@@ -25,8 +25,19 @@ function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === "string" && REQUEST_ID.test(header) ? header : `req_${randomUUID()}`;
 }
 
-function send(res: ServerResponse, status: number, id: string, body: unknown, extra?: Record<string, string>): void {
-  const payload = JSON.stringify(body);
+/**
+ * The JSON of a response body, with `request_id` added last to an object. Written into the text rather than
+ * spread into a copy of the body: V8 gave the spread copies' serialisation old-generation memory, which filled
+ * it about a hundred times faster and brought full collections (tens of milliseconds) every few seconds.
+ */
+function withRequestId(body: unknown, id: string): string {
+  const json = JSON.stringify(body);
+  if (body === null || typeof body !== "object" || Array.isArray(body) || json === undefined || !json.startsWith("{")) return json;
+  if (Object.hasOwn(body, "request_id")) return JSON.stringify({ ...body, request_id: id });
+  return `${json.length > 2 ? `${json.slice(0, -1)},` : "{"}"request_id":${JSON.stringify(id)}}`;
+}
+
+function send(res: ServerResponse, status: number, id: string, payload: string, extra?: Record<string, string>): void {
   // The flat [name, value, …] form: node stores it without walking an object.
   const headers = ["content-type", "application/json; charset=utf-8", "content-length", String(Buffer.byteLength(payload)), "x-request-id", id];
   if (extra) for (const name of Object.keys(extra)) headers.push(name, extra[name]!);
@@ -80,6 +91,7 @@ function parseTarget(target: string): { pathname: string; query: URLSearchParams
 
 function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === "application/json") return true;
   const type = value.split(";")[0]!.trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
@@ -107,11 +119,8 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
     const reply = (response: ServiceResponse) => {
       if (answered) return;
       answered = true;
-      const out = response.body && typeof response.body === "object" && !Array.isArray(response.body)
-        ? { ...(response.body as object), request_id: id }
-        : response.body;
       try {
-        send(res, response.status, id, out);
+        send(res, response.status, id, withRequestId(response.body, id));
       } finally {
         leave();
       }
@@ -129,7 +138,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         // An unread (or oversized) body cannot be skipped reliably on a kept-alive connection: close it.
         if (mapped.status === 413) headers.connection = "close";
         if (!req.complete) req.resume();
-        if (!res.headersSent) send(res, mapped.status, id, { ...mapped.body, request_id: id }, headers);
+        if (!res.headersSent) send(res, mapped.status, id, withRequestId(mapped.body, id), headers);
         else res.destroy();
       } finally {
         leave();
