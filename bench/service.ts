@@ -40,7 +40,9 @@ function echoServer(): void {
  * A minimal HTTP/1.1 keep-alive client over raw sockets: one request in flight per connection, the request bytes
  * built once, a response read up to its content-length. An undici Pool spent about twice the echo server's CPU per
  * request, so on this 2-core machine the generator, not the echo server, set the echo "peak" and flattered the
- * ratio; this one costs a fraction of either server, and both targets get the same generator.
+ * ratio; this one costs a fraction of either server, and both targets get the same generator. Callbacks rather
+ * than promises, and latencies in preallocated typed arrays: the generator's own garbage collections would
+ * otherwise delay its sends, and that delay is counted as the server's latency.
  */
 class RawClient {
   private readonly idle: Conn[] = [];
@@ -56,16 +58,20 @@ class RawClient {
     }
   }
 
-  /** Sends the request; resolves with the status (0 when the connection failed). */
-  async send(): Promise<number> {
-    const conn = this.idle.pop() ?? (await new Promise<Conn>((ok) => this.waiting.push(ok)));
-    try {
-      return await conn.exchange(this.request);
-    } finally {
+  /** Sends the request on a free connection (waiting for one if none is); `done` gets the status, 0 on failure. */
+  send(done: (status: number) => void): void {
+    const conn = this.idle.pop();
+    if (conn) this.exchange(conn, done);
+    else this.waiting.push((free) => this.exchange(free, done));
+  }
+
+  private exchange(conn: Conn, done: (status: number) => void): void {
+    conn.exchange(this.request, (status) => {
       const next = this.waiting.shift();
       if (next) next(conn);
       else this.idle.push(conn);
-    }
+      done(status);
+    });
   }
 
   close(): void {
@@ -96,12 +102,10 @@ class Conn {
     return socket;
   }
 
-  exchange(request: Buffer): Promise<number> {
+  exchange(request: Buffer, done: (status: number) => void): void {
     this.socket ??= this.open();
-    return new Promise((ok) => {
-      this.done = ok;
-      this.socket!.write(request);
-    });
+    this.done = done;
+    this.socket.write(request);
   }
 
   private onData(chunk: Buffer): void {
@@ -146,7 +150,26 @@ interface LoadResult {
   loadCpuShare: number;
 }
 
-function percentile(sorted: number[], q: number): number {
+/** Latencies in typed-array blocks: no large array to copy as it grows, nothing boxed. */
+class Latencies {
+  private readonly blocks: Float64Array[] = [];
+  private used = 0;
+  private static readonly BLOCK = 1 << 16;
+
+  push(ms: number): void {
+    if (this.used % Latencies.BLOCK === 0) this.blocks.push(new Float64Array(Latencies.BLOCK));
+    this.blocks[this.blocks.length - 1]![this.used % Latencies.BLOCK] = ms;
+    this.used++;
+  }
+
+  sorted(): Float64Array {
+    const all = new Float64Array(this.used);
+    this.blocks.forEach((block, i) => all.set(block.subarray(0, Math.min(Latencies.BLOCK, this.used - i * Latencies.BLOCK)), i * Latencies.BLOCK));
+    return all.sort();
+  }
+}
+
+function percentile(sorted: Float64Array, q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
 }
 
@@ -157,57 +180,61 @@ async function load(url: string, path: string, body: string, rate: number): Prom
     `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
   const client = new RawClient(url, request, CONNECTIONS);
-  const latencies: number[] = [];
+  const latencies = new Latencies();
   const statuses: Record<string, number> = {};
   let errors = 0;
-  const one = async (scheduled: number, record: boolean) => {
-    const status = await client.send();
-    if (!record) return;
-    if (status === 0) {
-      errors++;
-      return;
-    }
-    statuses[status] = (statuses[status] ?? 0) + 1;
-    latencies.push(performance.now() - scheduled);
-  };
+  let inflight = 0;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  const end = start + WARMUP_MS + MEASURE_MS;
-  if (rate <= 0) {
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < end) {
-        const t = performance.now();
-        await one(t, t >= start + WARMUP_MS);
+  const measureFrom = start + WARMUP_MS;
+  const end = measureFrom + MEASURE_MS;
+  /** Sends one request scheduled at `scheduled`; `then` runs once it is answered. */
+  const one = (scheduled: number, then?: () => void) => {
+    inflight++;
+    client.send((status) => {
+      inflight--;
+      if (scheduled >= measureFrom) {
+        if (status === 0) errors++;
+        else {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          latencies.push(performance.now() - scheduled);
+        }
       }
-    }));
+      then?.();
+    });
+  };
+  if (rate <= 0) {
+    await new Promise<void>((allDone) => {
+      let running = CONNECTIONS;
+      const next = () => {
+        const t = performance.now();
+        if (t < end) one(t, next);
+        else if (--running === 0) allDone();
+      };
+      for (let i = 0; i < CONNECTIONS; i++) next();
+    });
   } else {
     // Open loop: send every request whose scheduled time has come, then yield to the event loop (which reads the
     // answers) and look again. Latency counts from the scheduled time, so a server that falls behind cannot hide
     // its queue. The generator spins on setImmediate rather than sleeping on a timer: timers fire at 1 ms at the
     // finest, later still on a virtual CPU that has to be woken, and the requests would leave late and in bursts,
     // a lateness counted as the server's latency (on this machine it tripled the echo server's p50).
-    const inflight = new Set<Promise<void>>();
     const interval = 1000 / rate;
     let k = 0;
     while (start + k * interval < end) {
       const now = performance.now();
-      while (start + k * interval <= now && start + k * interval < end) {
-        const scheduled = start + k * interval;
-        const p: Promise<void> = one(scheduled, scheduled >= start + WARMUP_MS).finally(() => inflight.delete(p));
-        inflight.add(p);
-        k++;
-      }
+      for (; start + k * interval <= now && start + k * interval < end; k++) one(start + k * interval);
       await new Promise((r) => setImmediate(r));
     }
-    await Promise.all(inflight);
   }
+  while (inflight > 0) await new Promise((r) => setImmediate(r));
   const cpu = process.cpuUsage(cpuStart);
   const wallMs = performance.now() - start;
   client.close();
-  latencies.sort((a, b) => a - b);
+  const sorted = latencies.sorted();
   const seconds = MEASURE_MS / 1000;
   return {
-    requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors, statuses,
+    requests: sorted.length, seconds, rps: sorted.length / seconds, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors, statuses,
     loadCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
   };
 }
