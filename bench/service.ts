@@ -15,6 +15,8 @@ const REPO = fileURLToPath(new URL("../", import.meta.url));
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1500);
 const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5000);
 const CONNECTIONS = 32;
+/** An open-loop send this much after its scheduled time means the generator, not the server, was held up. */
+const LATE_SEND_MS = 1;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 // ---------- roles run in child processes ----------
@@ -148,6 +150,10 @@ interface LoadResult {
   requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number; statuses: Record<string, number>;
   /** CPU the load process used over the run, as a share of one core: near 1 means the generator was the limit. */
   loadCpuShare: number;
+  /** Open loop: requests the generator itself sent over 1 ms after their scheduled time (it had lost the CPU). */
+  lateSends: number;
+  /** Open loop: p99 of the requests the generator sent on time, which its own stalls did not delay. */
+  p99OnTime: number;
 }
 
 /** Latencies in typed-array blocks: no large array to copy as it grows, nothing boxed. */
@@ -181,6 +187,8 @@ async function load(url: string, path: string, body: string, rate: number): Prom
   );
   const client = new RawClient(url, request, CONNECTIONS);
   const latencies = new Latencies();
+  const onTime = new Latencies();
+  let lateSends = 0;
   const statuses: Record<string, number> = {};
   let errors = 0;
   let inflight = 0;
@@ -191,13 +199,17 @@ async function load(url: string, path: string, body: string, rate: number): Prom
   /** Sends one request scheduled at `scheduled`; `then` runs once it is answered. */
   const one = (scheduled: number, then?: () => void) => {
     inflight++;
+    const late = performance.now() - scheduled > LATE_SEND_MS;
+    if (late && scheduled >= measureFrom) lateSends++;
     client.send((status) => {
       inflight--;
       if (scheduled >= measureFrom) {
         if (status === 0) errors++;
         else {
           statuses[status] = (statuses[status] ?? 0) + 1;
-          latencies.push(performance.now() - scheduled);
+          const ms = performance.now() - scheduled;
+          latencies.push(ms);
+          if (!late) onTime.push(ms);
         }
       }
       then?.();
@@ -235,7 +247,7 @@ async function load(url: string, path: string, body: string, rate: number): Prom
   const seconds = MEASURE_MS / 1000;
   return {
     requests: sorted.length, seconds, rps: sorted.length / seconds, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors, statuses,
-    loadCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
+    loadCpuShare: (cpu.user + cpu.system) / 1000 / wallMs, lateSends, p99OnTime: percentile(onTime.sorted(), 0.99),
   };
 }
 
@@ -353,6 +365,8 @@ async function main(): Promise<void> {
     const echoHalf = medianP99(echoHalfRuns);
     const serviceHalf = medianP99(serviceHalfRuns);
     const p99s = (runs: LoadResult[]) => runs.map((r) => f(r.p99)).join(", ");
+    const onTimeP99s = (runs: LoadResult[]) => runs.map((r) => f(r.p99OnTime)).join(", ");
+    const lateShares = (runs: LoadResult[]) => runs.map((r) => `${((100 * r.lateSends) / Math.max(1, r.requests)).toFixed(1)}%`).join(", ");
 
     const ticksAfter = await machineTicks();
     const stealShare = ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total
@@ -396,6 +410,7 @@ ${table}
 - throughput ratio service / echo at peak: **${f(ratio)}×** (goal ≥ 0.5×); per alternating round: ${allRatios}
 ${cpuLine}- load generator CPU at peak (median of ${ROUNDS}, share of one core): echo ${f(loadShare(echoRuns))}, service ${f(loadShare(serviceRuns))}${loadShare(echoRuns) > 0.9 ? " — the generator was saturated at the echo peak, so the echo figure is a lower bound and the ratio an upper bound" : " (below 1: the generator was not the limit)"}
 - service p99 at half its peak rate: **${f(serviceHalf.p99)} ms** (goal ≤ 10 ms; per round: ${p99s(serviceHalfRuns)}); the echo server's own p99 at half its peak in the same run: ${f(echoHalf.p99)} ms (per round: ${p99s(echoHalfRuns)})
+- the same p99s over the requests the generator sent on time (within ${LATE_SEND_MS} ms of schedule; a late send means the generator itself had lost the CPU): service ${onTimeP99s(serviceHalfRuns)}, echo ${onTimeP99s(echoHalfRuns)}; late sends per round: service ${lateShares(serviceHalfRuns)}, echo ${lateShares(echoHalfRuns)}
 `;
     await mkdir(join(REPO, "bench/results"), { recursive: true });
     await writeFile(join(REPO, "bench/results/service.md"), md);
