@@ -116,11 +116,24 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       if (admitted) shedder.leave();
       admitted = false;
     };
+    // Neither reply nor fail ever throws: they run from promise callbacks, where a throw would be an
+    // unhandled rejection. A body that cannot be written (a BigInt, a cycle) becomes a 500; a failing socket
+    // is destroyed.
     const reply = (response: ServiceResponse) => {
       if (answered) return;
+      let payload: string;
+      try {
+        payload = withRequestId(response.body, id);
+      } catch (err) {
+        fail(err);
+        return;
+      }
       answered = true;
       try {
-        send(res, response.status, id, withRequestId(response.body, id));
+        send(res, response.status, id, payload);
+      } catch (err) {
+        log(`${id} ${req.method} ${req.url}: the response could not be written: ${err instanceof Error ? err.message : String(err)}`);
+        res.destroy();
       } finally {
         leave();
       }
@@ -140,6 +153,8 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         if (!req.complete) req.resume();
         if (!res.headersSent) send(res, mapped.status, id, withRequestId(mapped.body, id), headers);
         else res.destroy();
+      } catch {
+        res.destroy();
       } finally {
         leave();
       }
@@ -148,8 +163,8 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
     const dispatch = (handler: Handler, request: ServiceRequest) => {
       try {
         const response = handler(request);
-        if (response instanceof Promise) response.then(reply, fail);
-        else reply(response);
+        if (typeof (response as PromiseLike<ServiceResponse>).then === "function") (response as PromiseLike<ServiceResponse>).then(reply, fail);
+        else reply(response as ServiceResponse);
       } catch (err) {
         fail(err);
       }
