@@ -27,8 +27,9 @@ function requestIdOf(header: string | string[] | undefined): string {
 
 /**
  * The JSON of a response body, with `request_id` added last to an object. Written into the text rather than
- * spread into a copy of the body: V8 gave the spread copies' serialisation old-generation memory, which filled
- * it about a hundred times faster and brought full collections (tens of milliseconds) every few seconds.
+ * spread into a copy of the body: V8 gave the spread copies' serialisation old-generation memory, which then
+ * filled about a hundred times faster, with a full collection every ten seconds or so under load and latency
+ * episodes of tens of milliseconds around each.
  */
 function withRequestId(body: unknown, id: string): string {
   const json = JSON.stringify(body);
