@@ -83,19 +83,30 @@ export const labelWithJudgeRequestSchema = z.looseObject({
 });
 export type LabelWithJudgeRequest = z.infer<typeof labelWithJudgeRequestSchema>;
 
+/** Our service's job states (docs/api.md); the spec shows none, so another service's states are kept as sent. */
 export const JOB_STATES = ["queued", "running", "succeeded", "failed"] as const;
-export const labellingJobSchema = z.looseObject({
+export type JobState = (typeof JOB_STATES)[number];
+
+// The spec shows no field of a labelling job, so a client reading another service's job requires none: each
+// field we know is typed when present, and every other field is kept (docs/api.md, "Lenient resources").
+const labellingJobFields = {
   id: z.string(),
   profile: z.string(),
-  status: z.enum(JOB_STATES),
-  total: z.number().optional(),
-  labelled: z.number().optional(),
-  human_review: z.array(z.unknown()).optional(),
-  created_at: isoDateSchema.optional(),
-  updated_at: isoDateSchema.optional(),
-  error: z.string().nullable().optional(),
-});
+  status: z.string(),
+  total: z.number(),
+  labelled: z.number(),
+  human_review: z.array(z.unknown()),
+  created_at: isoDateSchema,
+  updated_at: isoDateSchema,
+  error: z.string().nullable(),
+};
+export const labellingJobSchema = z.looseObject(labellingJobFields).partial();
 export type LabellingJob = z.infer<typeof labellingJobSchema>;
+/** The job as our own service writes it: every field present, the status one of ours. */
+export const serviceLabellingJobSchema = z.looseObject({
+  ...labellingJobFields, status: z.enum(JOB_STATES), error: labellingJobFields.error.optional(),
+});
+export type ServiceLabellingJob = z.infer<typeof serviceLabellingJobSchema>;
 
 export const auditRequestSchema = examplesRequestSchema;
 export type AuditRequest = ExamplesRequest;

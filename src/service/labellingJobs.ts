@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExampleRecord, LabellingJob, LabelWithJudgeRequest } from "../api/index.js";
+import type { ExampleRecord, ServiceLabellingJob, LabelWithJudgeRequest } from "../api/index.js";
 import type { BackendRegistry } from "./backends/backendRegistry.js";
 import { createStageCaller } from "./backends/stageCaller.js";
 import { permutation, rngFromString } from "./engine/conformal.js";
@@ -20,7 +20,7 @@ import type { ProfileStore } from "./profiles/profileStore.js";
 import { removeStaleTemporaries, writeFileAtomic } from "../durable/index.js";
 
 export class LabellingJobs {
-  private readonly jobs = new Map<string, LabellingJob>();
+  private readonly jobs = new Map<string, ServiceLabellingJob>();
   private readonly running = new Set<Promise<void>>();
 
   private constructor(
@@ -34,7 +34,7 @@ export class LabellingJobs {
     await removeStaleTemporaries(jobs.dir);
     for (const file of await readdir(jobs.dir)) {
       if (!file.endsWith(".json")) continue;
-      const job = JSON.parse(await readFile(join(jobs.dir, file), "utf8")) as LabellingJob;
+      const job = JSON.parse(await readFile(join(jobs.dir, file), "utf8")) as ServiceLabellingJob;
       if (job.status === "queued" || job.status === "running") {
         job.status = "failed";
         job.error = "the service stopped before the job finished; submit it again";
@@ -46,14 +46,14 @@ export class LabellingJobs {
     return jobs;
   }
 
-  get(profile: string, id: string): LabellingJob {
+  get(profile: string, id: string): ServiceLabellingJob {
     const job = this.jobs.get(id);
     if (!job || job.profile !== profile) throw notFound(`No labelling job ${id} on profile "${profile}"`);
     return job;
   }
 
   /** Validates, records the job as queued (durably), and starts it in the background. */
-  async submit(profile: ProfileState, request: LabelWithJudgeRequest): Promise<LabellingJob> {
+  async submit(profile: ProfileState, request: LabelWithJudgeRequest): Promise<ServiceLabellingJob> {
     const judge = this.deps.backends.resolve(request.judge, "judge");
     if (request.human_labelled_sample_size > request.unlabelled_examples.length) {
       throw invalidField("human_labelled_sample_size", `\`human_labelled_sample_size\` (${request.human_labelled_sample_size}) exceeds the ${request.unlabelled_examples.length} unlabelled examples`);
@@ -63,7 +63,7 @@ export class LabellingJobs {
       throw invalidField("unlabelled_examples", `Profile "${profile.name}" has fewer than 2 label names in its examples to choose from; add labelled examples first`);
     }
     const now = new Date().toISOString();
-    const job: LabellingJob = {
+    const job: ServiceLabellingJob = {
       id: `job_${randomUUID()}`, profile: profile.name, status: "queued", total: request.unlabelled_examples.length, labelled: 0,
       human_review: [], created_at: now, updated_at: now, error: null,
     };
@@ -74,13 +74,13 @@ export class LabellingJobs {
     return { ...job };
   }
 
-  private async save(job: LabellingJob): Promise<void> {
+  private async save(job: ServiceLabellingJob): Promise<void> {
     job.updated_at = new Date().toISOString();
     this.jobs.set(job.id, job);
     await writeFileAtomic(join(this.dir, `${job.id}.json`), JSON.stringify(job));
   }
 
-  private async run(job: LabellingJob, request: LabelWithJudgeRequest, labels: string[]): Promise<void> {
+  private async run(job: ServiceLabellingJob, request: LabelWithJudgeRequest, labels: string[]): Promise<void> {
     try {
       job.status = "running";
       await this.save(job);

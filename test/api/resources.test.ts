@@ -13,7 +13,7 @@ describe("resources", () => {
     ["audit", auditResultSchema, auditBody, { ...auditBody, ci: [0.1] }, "ci"],
     ["monitor", monitorSchema, monitorBody, { ...monitorBody, id: undefined }, "id"],
     ["alert", alertSchema, alertBody, { ...alertBody, e_value: "big" }, "e_value"],
-    ["labelling job", labellingJobSchema, jobBody, { ...jobBody, status: "paused" }, "status"],
+    ["labelling job", labellingJobSchema, jobBody, { ...jobBody, status: 3 }, "status"],
     ["backends list", backendListSchema, { backends: [{ name: "b", provider: "vllm", access_level: null }] }, { backends: [{ name: "b", provider: "vllm", access_level: "L9" }] }, "backends.0.access_level"],
     ["evaluate response", evaluateResponseSchema, evaluateBody, { ...evaluateBody, answers: { q1: { type: "gate", decision: "maybe", guarantee: {} } } }, "answers.q1.decision"],
   ] as const)("%s", (_name, schema, good, bad, field) => {

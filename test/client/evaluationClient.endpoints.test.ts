@@ -68,7 +68,7 @@ describe("EvaluationClient endpoints", () => {
     const { client, server } = await clientFor({ status: 202, body: jobBody }, { status: 200, body: { ...jobBody, status: "succeeded", labelled: 2 } });
     const job = await client.labelWithJudge("tickets", { judge: "local-judge", unlabelled_examples: [{ context: "a" }, { context: "b" }], human_labelled_sample_size: 1 });
     expect(job.status).toBe("queued");
-    expect((await client.getLabellingJob("tickets", job.id)).status).toBe("succeeded");
+    expect((await client.getLabellingJob("tickets", job.id!)).status).toBe("succeeded");
     expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       "POST /api/v1/calibration-profiles/tickets/label-with-judge", "GET /api/v1/calibration-profiles/tickets/label-with-judge/job-1",
     ]);

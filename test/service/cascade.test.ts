@@ -120,7 +120,7 @@ describe("cascades over calibkit serve-model", () => {
     let state = job;
     for (let i = 0; i < 100 && (state.status === "queued" || state.status === "running"); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      state = await client.getLabellingJob("jm", job.id);
+      state = await client.getLabellingJob("jm", job.id!);
     }
     expect(state).toMatchObject({ status: "succeeded", labelled: 6 });
     expect(state.human_review).toHaveLength(2);

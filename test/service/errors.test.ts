@@ -102,7 +102,7 @@ describe("error statuses", () => {
     let state = job;
     for (let i = 0; i < 100 && (state.status === "queued" || state.status === "running"); i++) {
       await new Promise((r) => setTimeout(r, 50));
-      state = await client.getLabellingJob("jobs", job.id);
+      state = await client.getLabellingJob("jobs", job.id!);
     }
     expect(state.status).toBe("failed");
     expect(state.error).toMatch(/down/);

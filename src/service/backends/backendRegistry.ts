@@ -1,7 +1,7 @@
 // The backends of the configuration file, each opened with the OpenAI-compatible adapter at start-up, which
 // probes the access level it reaches. A backend down at start-up is listed as unreachable and probed again
 // when a request needs it. Requests name a backend by `name`, or by provider + model (+ base_url).
-import { levelOfHint, levelRank, type AccessLevel, type BackendInfo } from "../../api/index.js";
+import { levelOfHint, levelRank, type AccessLevel, type ServiceBackendInfo } from "../../api/index.js";
 import type { ModelAdapter } from "../../adapters/index.js";
 import { connectionSecret, type BackendConfig, type ServiceConfig } from "../config.js";
 import { backendFailed, invalidField } from "../errors.js";
@@ -42,7 +42,7 @@ export class BackendRegistry {
   }
 
   /** The configured backends with the level each reaches; one unreachable so far is probed again first. */
-  async list(): Promise<BackendInfo[]> {
+  async list(): Promise<ServiceBackendInfo[]> {
     await this.probeUnreached();
     return [...this.byName.values()].map((b) => ({
       name: b.config.name,
