@@ -33,7 +33,7 @@ export function probabilitiesOf(evidence: Evidence | undefined, names: readonly 
     if (keys.length !== names.length) return undefined;
     const out = new Float64Array(names.length);
     for (let j = 0; j < names.length; j++) {
-      const p = map[names[j]!];
+      const p = Object.hasOwn(map, names[j]!) ? map[names[j]!] : undefined;
       if (p === undefined) return undefined;
       out[j] = p;
     }

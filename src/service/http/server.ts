@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { Authenticator } from "../auth.js";
+import { checkJsonDepth } from "./jsonDepth.js";
 import { badJson, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType } from "../errors.js";
 import type { LoadShedder, RateLimiter } from "../rateLimit.js";
 import { mapError } from "./errorMapping.js";
@@ -99,11 +100,14 @@ function isJsonContentType(value: string | undefined): boolean {
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw badJson("The request body is empty; send a JSON object");
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch (err) {
     throw badJson(`The request body is not valid JSON: ${(err as Error).message}`);
   }
+  checkJsonDepth(body);
+  return body;
 }
 
 export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMessage, res: ServerResponse) => void {

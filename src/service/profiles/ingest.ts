@@ -28,7 +28,7 @@ function validate(state: ProfileState, examples: readonly ExampleRecord[]): Fiel
       } else {
         const map = parsed.data.option_probabilities ?? parsed.data.level_probabilities;
         const name = labelName(example.label, map && "pass" in map ? ["pass", "fail"] : ["yes", "no"]);
-        if (map && name !== undefined && !(name in map)) {
+        if (map && name !== undefined && !Object.hasOwn(map, name)) {
           issues.push({ field: `${path}.label`, message: `\`${path}.label\` ${JSON.stringify(name)} is not one of the evidence's names (${Object.keys(map).join(", ")})` });
         }
       }

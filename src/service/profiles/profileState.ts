@@ -98,7 +98,8 @@ export class ProfileState {
   }
 
   view(): Profile {
-    const groups: Profile["groups"] = {};
+    // No prototype: a group named __proto__ is a key like any other, not the object's prototype.
+    const groups: Profile["groups"] = Object.create(null) as Profile["groups"];
     const stale = this.staleReason !== undefined;
     for (const [group, n] of [...this.groupCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       groups[group] = { n, status: n < this.minimumN ? "collecting" : stale ? "stale" : "serving" };

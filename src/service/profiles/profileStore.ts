@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { CreateProfile } from "../../api/index.js";
 import { canonicalJson } from "../canonicalJson.js";
-import { conflict, notFound } from "../errors.js";
+import { conflict, invalidField, notFound } from "../errors.js";
 import { fsyncDir, removeStaleTemporaries, writeFileAtomic } from "../../durable/index.js";
 import { KeyedMutex } from "../store/mutex.js";
 import { WriteAheadLog } from "../store/wal.js";
@@ -81,7 +81,7 @@ export class ProfileStore {
         if (sameDefinition(existing.state.meta, meta)) return { state: existing.state, created: false };
         throw conflict(`A calibration profile named "${request.name}" already exists with another definition`);
       }
-      const state = new ProfileState(meta); // validates alpha (minimum_n) before anything touches the disk
+      const state = newProfileState(meta); // validates alpha (minimum_n) before anything touches the disk
       const dir = join(this.dir, request.name);
       await mkdir(dir, { recursive: true });
       const { wal } = await WriteAheadLog.open<ProfileRecord>(join(dir, "wal.jsonl"));
@@ -125,4 +125,14 @@ export class ProfileStore {
 function sameDefinition(a: ProfileMeta, b: ProfileMeta): boolean {
   const strip = ({ created_at: _c, ...rest }: ProfileMeta) => canonicalJson(rest);
   return strip(a) === strip(b);
+}
+
+/** A new profile's state; an alpha too small for any calibration is a 422 at the request's `alpha`. */
+function newProfileState(meta: ProfileMeta): ProfileState {
+  try {
+    return new ProfileState(meta);
+  } catch (err) {
+    if (!(err instanceof Error) || err.name !== "ConformalError") throw err;
+    throw invalidField("alpha", `\`alpha\` ${meta.alpha} is too small: a calibration needs at least ⌈(1−α)/α⌉ examples, and no profile of up to 10,000,000 examples reaches coverage within ±0.02 of 1−α; use a larger alpha`);
+  }
 }

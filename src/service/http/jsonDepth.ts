@@ -1,0 +1,48 @@
+// A bound on how deeply a request body nests. JSON.parse takes any depth, but storing or answering a value
+// thousands of levels deep overflows the stack in JSON.stringify (a 500 after the parse had succeeded), so a
+// body deeper than MAX_JSON_DEPTH is refused up front with a 422 naming the field that holds the deep value.
+import { invalidField } from "../errors.js";
+
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * The path of the first value nested deeper than `max`, or undefined. Recursion stops at `max` levels, so it
+ * cannot overflow; no path is built unless one is too deep (this runs on every request body).
+ */
+export function tooDeepPath(value: unknown, max = MAX_JSON_DEPTH, depth = 0): string[] | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (depth >= max) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === null || typeof item !== "object") continue;
+      const below = tooDeepPath(item, max, depth + 1);
+      if (below) return [String(i), ...below];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === null || typeof item !== "object") continue;
+    const below = tooDeepPath(item, max, depth + 1);
+    if (below) return [key, ...below];
+  }
+  return undefined;
+}
+
+/** The field a user wrote: the leading names down to the first array index under a named field (examples.0.context). */
+function fieldOf(path: readonly string[]): string {
+  const kept: string[] = [];
+  for (const [i, segment] of path.entries()) {
+    if (i >= 2 && (/^\d+$/.test(segment) || i >= 4)) break;
+    kept.push(segment);
+  }
+  return kept.join(".");
+}
+
+export function checkJsonDepth(body: unknown): void {
+  const path = tooDeepPath(body);
+  if (!path) return;
+  const field = fieldOf(path);
+  throw invalidField(field, `\`${field}\` nests more than ${MAX_JSON_DEPTH} levels deep; flatten it (a stored value is kept as JSON)`);
+}
