@@ -41,3 +41,11 @@ export class AdapterDisposedError extends CalibkitError {
     super("ADAPTER_DISPOSED", `The adapter for ${model} has been disposed`);
   }
 }
+
+/** A chat template that cannot be read or rendered (a missing file, invalid Jinja, a role it refuses). */
+export class ChatTemplateError extends CalibkitError {
+  override name = "ChatTemplateError";
+  constructor(message: string, cause?: unknown) {
+    super("CHAT_TEMPLATE_INVALID", message, { status: 422, field: "chat_template", cause });
+  }
+}

@@ -1,6 +1,6 @@
 // Public face of the adapters: local and remote model backends behind one interface.
 export type { AdapterProvider, CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
-export { AccessLevelError, AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
+export { AccessLevelError, AdapterDisposedError, AdapterError, ChatTemplateError, ModelNotFoundError } from "./errors.js";
 export { requireLevel, resolveAccessLevel } from "./accessLevel.js";
 export { defaultModelsDir, resolveModelPath } from "./modelsDir.js";
 export { computeFingerprint, hashFile } from "./fingerprint.js";
@@ -15,3 +15,8 @@ export {
 } from "./openAICompatibleAdapter.js";
 export { openAdapter, type OpenAdapterOptions } from "./openAdapter.js";
 export { startModelServer, type ModelServer, type ModelServerOptions } from "./modelServer.js";
+export {
+  modelChatTemplate, readChatTemplateFile, renderChatPrompt,
+  type ChatMessage, type ChatRole, type ChatTemplateSetting, type RenderChatOptions, type RenderedChatPrompt,
+} from "./chatTemplate.js";
+export { DEFAULT_PINNED_DATE, strftimeUtc } from "./chatDate.js";
