@@ -1,10 +1,14 @@
-// Datasets: the record types, the importers (JSON Lines, MMLU-style CSV), the seeded generators of
+// Datasets: the record types, the importers (JSON Lines, Parquet, MMLU-style CSV; published layouts
+// such as ARC and HellaSwag, or a field mapping), the seeded generators of
 // the bundled fixtures, and the seeded split a run uses.
 export * from "./types.js";
 export { DatasetError, type DatasetErrorLocation } from "./errors.js";
 export { parseCsv, type CsvRecord } from "./importers/csv.js";
 export { importMmluCsv } from "./importers/mmluCsv.js";
 export { importJsonLines, toJsonLines } from "./importers/jsonLines.js";
+export { importParquet } from "./importers/parquet.js";
+export { importObjects, type DatasetOptions } from "./importers/objectRecords.js";
+export { FIELD_MAPPING_KEYS, hellaswagClean, LAYOUT_NAMES, LAYOUTS, type FieldMapping, type Layout } from "./importers/layouts/index.js";
 export { loadDataset, parseDataset, DATASET_EXTENSIONS } from "./load.js";
 export { splitDataset, totalOf, type Split, type SplitSizes } from "./split.js";
 export { generateStoryCloze, OPTION_NAMES } from "./generators/storyCloze.js";

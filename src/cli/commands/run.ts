@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   try {
     // The dataset first: a malformed row is reported before any model or engine is loaded.
-    const dataset = await loadDataset(options.dataset);
+    const dataset = await loadDataset(options.dataset, options.datasetOptions);
     // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
     const { runPipeline } = await import("../run/pipeline.js");
     const { writeReport } = await import("../../report/index.js");

@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CalibkitError } from "../../api/index.js";
+import type { DatasetOptions } from "../../datasets/index.js";
+import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 // The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
 import { defaultModelsDir } from "../../adapters/modelsDir.js";
 
@@ -17,8 +19,10 @@ export class RunOptionError extends CalibkitError {
 export interface RunOptions {
   /** A .gguf file, an ONNX model folder or an http(s) URL. Default: $CALIBKIT_MODEL, else stories260K.gguf in the models folder. */
   model: string;
-  /** JSON Lines or MMLU-style CSV. Default: the bundled fixtures/story-cloze.jsonl. */
+  /** JSON Lines, Parquet or MMLU-style CSV. Default: the bundled fixtures/story-cloze.jsonl. */
   dataset: string;
+  /** How the dataset's records are read: a published layout or a field mapping (--layout, --fields). */
+  datasetOptions: DatasetOptions;
   /** A remote service's versioned root (…/api/v1); default: the embedded service on a free loopback port. */
   service: string | undefined;
   /** Miscoverage α of the profile, in (0, 1). Default 0.1. */
@@ -61,8 +65,8 @@ cross-checks every answer against the local conformal engine. Writes summary.jso
 
   --model PATH       .gguf file, ONNX model folder or http(s) URL (default: $CALIBKIT_MODEL,
                      else stories260K.gguf in $CALIBKIT_MODELS_DIR or ../shared/models)
-  --dataset FILE     JSON Lines or MMLU-style CSV (default: fixtures/story-cloze.jsonl)
-  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
+  --dataset FILE     JSON Lines, Parquet or MMLU-style CSV (default: fixtures/story-cloze.jsonl)
+${DATASET_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
                      (default: the embedded service on a free loopback port, temp data dir)
   --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
   --method M         LAC, APS or RAPS for multiple-choice data (default LAC);
@@ -106,6 +110,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         method: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, calibration: { type: "string" },
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
+        layout: { type: "string" }, fields: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -128,6 +133,9 @@ export function parseRunOptions(argv: string[]): RunOptions {
   return {
     model: v.model ?? defaultModel(),
     dataset,
+    datasetOptions: parseDatasetOptions(v.layout, v.fields, (option, problem) => {
+      throw new RunOptionError(option, problem);
+    }),
     service: v.service,
     alpha: unit("alpha", v.alpha, 0.1),
     method,

@@ -1,57 +1,30 @@
-// JSON Lines: one record per line, all of one kind (taken from the first record, or from `kind`).
-import { basename } from "node:path";
+// JSON Lines: one object per line (blank lines skipped), read as calibkit's records or a published
+// layout (importers/objectRecords.ts).
 import { DatasetError } from "../errors.js";
-import type { Dataset, DatasetKind } from "../types.js";
-import { claimsOf, kindOf, multipleChoiceOf, ordinalOf, passFailOf, RecordProblem } from "./records.js";
+import type { Dataset } from "../types.js";
+import { importObjects, type DatasetOptions, type Positioned } from "./objectRecords.js";
 
-const READERS = {
-  multiple_choice: multipleChoiceOf,
-  ordinal: ordinalOf,
-  claims: claimsOf,
-  pass_fail: passFailOf,
-} as const;
-
-/** Reads JSON Lines text into a dataset; blank lines are skipped, every other line is an item or an error. */
-export function importJsonLines(text: string, file: string): Dataset {
-  const stem = basename(file).replace(/\.[^.]*$/, "");
+function* parsedLines(text: string, file: string): Generator<Positioned> {
   const lines = text.split(/\r?\n/);
-  let kind: DatasetKind | undefined;
-  const items: unknown[] = [];
-  const seen = new Set<string>();
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === "") return;
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!;
+    if (raw.trim() === "") continue;
     let record: unknown;
     try {
       record = JSON.parse(raw);
     } catch (err) {
-      throw new DatasetError({ file, line }, `not valid JSON (${(err as Error).message})`, err);
+      throw new DatasetError({ file, line: index + 1 }, `not valid JSON (${(err as Error).message})`, err);
     }
     if (record === null || typeof record !== "object" || Array.isArray(record)) {
-      throw new DatasetError({ file, line }, "each line must hold one JSON object");
+      throw new DatasetError({ file, line: index + 1 }, "each line must hold one JSON object");
     }
-    const r = record as Record<string, unknown>;
-    const k = kindOf(r);
-    if (k === undefined || !(k in READERS)) {
-      throw new DatasetError(
-        { file, line, field: "kind" },
-        "cannot tell the record's kind: give options/choices (multiple choice), levels (ordinal), claims, or answer pass/fail",
-      );
-    }
-    kind ??= k;
-    if (k !== kind) throw new DatasetError({ file, line }, `a ${k} record in a ${kind} file (one kind per file)`);
-    try {
-      const item = READERS[kind](r, `${stem}:${line}`);
-      if (seen.has(item.id)) throw new RecordProblem("id", `duplicate id "${item.id}"`);
-      seen.add(item.id);
-      items.push(item);
-    } catch (err) {
-      if (err instanceof RecordProblem) throw new DatasetError({ file, line, ...(err.field ? { field: err.field } : {}) }, err.message);
-      throw err;
-    }
-  });
-  if (kind === undefined) throw new DatasetError({ file }, "the file holds no records");
-  return { kind, items, source: file } as Dataset;
+    yield { position: index + 1, record };
+  }
+}
+
+/** Reads JSON Lines text into a dataset; every non-blank line is an item or an error naming the line. */
+export function importJsonLines(text: string, file: string, options: DatasetOptions = {}): Dataset {
+  return importObjects(parsedLines(text, file), file, "line", options);
 }
 
 /** Writes items as JSON Lines (one object per line, trailing newline). */
