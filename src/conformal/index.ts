@@ -29,6 +29,17 @@ export {
   type SetQuery,
   type SetPrediction,
 } from "./set.js";
+export {
+  calibrateSetBatch,
+  predictSetBatch,
+  encodeGroups,
+  type GroupCodes,
+  type SetBatch,
+  type SetCalibrationBatch,
+  type SetBatchOptions,
+  type SetBatchPrediction,
+} from "./setBatch.js";
+export { sortAscending } from "./sortFloat.js";
 export { RAPS_LAMBDA_GRID, RAPS_DEFAULTS } from "./rapsTuning.js";
 export { lacScore, lacOptionScores } from "./scores/lac.js";
 export { apsScoreAndRank, apsOptionScores, descendingOrder } from "./scores/aps.js";

@@ -4,6 +4,7 @@
 import { ceilTimesComplement } from "./exactDecimal.js";
 import { checkUnitOpen, invalid } from "./errors.js";
 import type { Rng } from "./rng.js";
+import { sortAscending } from "./sortFloat.js";
 
 /** k = ⌈(n+1)(1−α)⌉, computed exactly on the decimal α. May exceed n (then the quantile is +∞). */
 export function conformalRank(n: number, alpha: number): number {
@@ -18,7 +19,7 @@ export function sortScores(scores: ArrayLike<number>, field = "scores"): Float64
   for (let i = 0; i < out.length; i++) {
     if (Number.isNaN(out[i]!)) throw invalid(`${field}[${i}] is NaN`, `${field}[${i}]`);
   }
-  return out.sort();
+  return sortAscending(out);
 }
 
 /** k-th smallest (1-based) of ascending scores; +∞ when k > n. */
@@ -26,9 +27,20 @@ export function orderStatistic(sorted: Float64Array, k: number): number {
   return k > sorted.length ? Infinity : k < 1 ? -Infinity : sorted[k - 1]!;
 }
 
-/** The split-conformal threshold q̂ of ascending scores at miscoverage α. */
-export function conformalQuantile(sorted: Float64Array, alpha: number): number {
-  return orderStatistic(sorted, conformalRank(sorted.length, alpha));
+/**
+ * The split-conformal threshold q̂ of the scores at miscoverage α. Ascending input is used as it is (one
+ * O(n) check); any other order is sorted in a copy, so the answer never depends on the input's order.
+ */
+export function conformalQuantile(scores: ArrayLike<number>, alpha: number): number {
+  const k = conformalRank(scores.length, alpha);
+  let ascending = true;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (Number.isNaN(s)) throw invalid(`scores[${i}] is NaN`, `scores[${i}]`);
+    if (i > 0 && scores[i - 1]! > s) ascending = false;
+  }
+  const sorted = ascending && scores instanceof Float64Array ? scores : sortScores(scores);
+  return orderStatistic(sorted, k);
 }
 
 /** Number of ascending scores < s (binary search). */

@@ -3,12 +3,13 @@
 // rank, then λ from a fixed grid minimising the mean set size. The rest of the data calibrates.
 
 import { ConformalError, invalid } from "./errors.js";
-import { conformalQuantile, sortScores } from "./quantile.js";
+import { conformalQuantile } from "./quantile.js";
 import { permutation } from "./rng.js";
-import { rowView } from "./rows.js";
-import { apsOptionScores, apsScoreAndRank } from "./scores/aps.js";
+import type { PackedRows } from "./rowsPacked.js";
+import { optionScores, trueLabelRank, trueLabelScore } from "./setKernels.js";
 import { minimumN } from "./sampleSize.js";
-import type { SetExamples, SetOptions } from "./set.js";
+import type { SetOptions } from "./setTypes.js";
+import { sortAscending } from "./sortFloat.js";
 
 export const RAPS_LAMBDA_GRID: readonly number[] = [0.001, 0.01, 0.1, 0.2, 0.5];
 /** Used when the tuning split is too small for a finite quantile (the paper's defaults). */
@@ -21,8 +22,7 @@ export interface RapsTuning {
   readonly calibrationIndices?: Int32Array;
 }
 
-export function tuneRaps(examples: SetExamples, options: SetOptions, randomized: boolean): RapsTuning {
-  const view = rowView(examples.probabilities);
+export function tuneRaps(rows: PackedRows, labels: ArrayLike<number>, options: SetOptions, randomized: boolean): RapsTuning {
   if (options.lambda !== undefined || options.kReg !== undefined) {
     const lambda = options.lambda ?? RAPS_DEFAULTS.lambda;
     const kReg = options.kReg ?? RAPS_DEFAULTS.kReg;
@@ -34,41 +34,56 @@ export function tuneRaps(examples: SetExamples, options: SetOptions, randomized:
   const rng = options.rng;
   const fraction = options.tuningFraction ?? 0.2;
   if (!(fraction > 0 && fraction < 1)) throw invalid(`tuningFraction must be in (0, 1), got ${fraction}`, "tuningFraction");
-  const n = view.count;
+  const n = rows.count;
   const perm = permutation(n, rng);
   const nTune = Math.floor(n * fraction);
   const tune = perm.subarray(0, nTune);
   const rest = Int32Array.from(perm.subarray(nTune)).sort();
   if (nTune < minimumN(options.alpha)) return { ...RAPS_DEFAULTS, calibrationIndices: rest };
-  let order = new Int32Array(16);
   const ranks = new Float64Array(nTune);
   const apsScores = new Float64Array(nTune);
-  const us = new Float64Array(nTune);
+  // Per tuning row, the APS part of every option's score (mass above + u·p) and its rank: the penalty is
+  // the only part that depends on λ, so each grid point costs one pass, not a sort per row.
+  let total = 0;
+  const start = new Int32Array(nTune + 1);
   for (let t = 0; t < nTune; t++) {
     const i = tune[t]!;
-    const w = view.width(i);
-    if (order.length < w) order = new Int32Array(w);
-    us[t] = randomized ? rng() : 1;
-    const r = apsScoreAndRank(view.data(i), view.offset(i), w, examples.labels[i]!, us[t]!, order);
-    ranks[t] = r.rank;
-    apsScores[t] = r.score;
+    start[t] = total;
+    total += rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
   }
-  const kReg = Math.max(0, Math.min(conformalQuantile(sortScores(ranks), options.alpha), 1e9));
+  start[nTune] = total;
+  const base = new Float64Array(total);
+  const rankOf = new Int32Array(total);
+  for (let t = 0; t < nTune; t++) {
+    const i = tune[t]!;
+    const u = randomized ? rng() : 1;
+    ranks[t] = trueLabelRank(rows, i, labels[i]!);
+    apsScores[t] = trueLabelScore("APS", rows, i, labels[i]!, u, 0, 0);
+    const o = rows.starts ? rows.starts[i]! : i * rows.width;
+    const w = start[t + 1]! - start[t]!;
+    optionScores("APS", rows.data, o, w, u, 0, 0, base, start[t]!);
+    for (let j = 0; j < w; j++) rankOf[start[t]! + j] = 1 + countAbove(rows.data, o, w, j);
+  }
+  const kReg = Math.max(0, Math.min(conformalQuantile(sortAscending(Float64Array.from(ranks)), options.alpha), 1e9));
   let best: { lambda: number; size: number } = { lambda: RAPS_DEFAULTS.lambda, size: Infinity };
-  let scratch = new Float64Array(16);
+  const s = new Float64Array(nTune);
   for (const lambda of RAPS_LAMBDA_GRID) {
-    const s = new Float64Array(nTune);
     for (let t = 0; t < nTune; t++) s[t] = apsScores[t]! + lambda * Math.max(0, ranks[t]! - kReg);
-    const q = conformalQuantile(sortScores(s), options.alpha);
+    const q = conformalQuantile(sortAscending(s.slice()), options.alpha);
     let size = 0;
-    for (let t = 0; t < nTune; t++) {
-      const i = tune[t]!;
-      const w = view.width(i);
-      if (scratch.length < w) scratch = new Float64Array(w);
-      apsOptionScores(view.data(i), view.offset(i), w, us[t]!, order, scratch, lambda, kReg);
-      for (let j = 0; j < w; j++) if (scratch[j]! <= q) size++;
-    }
+    for (let x = 0; x < total; x++) if (base[x]! + (lambda > 0 ? lambda * Math.max(0, rankOf[x]! - kReg) : 0) <= q) size++;
     if (size < best.size) best = { lambda, size };
   }
   return { lambda: best.lambda, kReg, calibrationIndices: rest };
+}
+
+/** Options ranked above option j (descending probability, lower index first on ties). */
+function countAbove(d: Float64Array, o: number, w: number, j: number): number {
+  const pj = d[o + j]!;
+  let r = 0;
+  for (let x = 0; x < w; x++) {
+    const p = d[o + x]!;
+    if (p > pj || (p === pj && x < j)) r++;
+  }
+  return r;
 }

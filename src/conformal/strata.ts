@@ -3,6 +3,7 @@
 // An unseen stratum is an empty one: n = 0, threshold +∞.
 
 import { conformalRank, orderStatistic, sortScores } from "./quantile.js";
+import { sortAscending } from "./sortFloat.js";
 
 /** One calibrated stratum: its ascending scores and the split-conformal threshold at the object's α. */
 export interface Stratum {
@@ -50,4 +51,30 @@ export function stratumOrEmpty(strata: ReadonlyMap<string, Stratum>, key: string
 export function stratumKey(group: string | undefined, classIndex: number | undefined): string {
   const g = group ?? "";
   return classIndex === undefined ? g : `${g}\u001f${classIndex}`;
+}
+
+/**
+ * Mondrian strata from scores and a slot per score (slot → key given by `keyOf`), or one stratum "" when
+ * `slots` is undefined. Buckets by counting sort, sorts each bucket once; the map is in key order.
+ */
+export function buildStrataBySlot(scores: Float64Array, slots: Int32Array | undefined, slotCount: number, keyOf: (slot: number) => string, alpha: number): Map<string, Stratum> {
+  const strata = new Map<string, Stratum>();
+  if (!slots) {
+    strata.set("", makeStratum(sortAscending(scores), alpha));
+    return strata;
+  }
+  const start = new Int32Array(slotCount + 1);
+  for (let i = 0; i < slots.length; i++) start[slots[i]! + 1]!++;
+  for (let s = 0; s < slotCount; s++) start[s + 1]! += start[s]!;
+  const fill = start.slice(0, slotCount);
+  const bucketed = new Float64Array(scores.length);
+  for (let i = 0; i < slots.length; i++) bucketed[fill[slots[i]!]!++] = scores[i]!;
+  const entries: [string, Stratum][] = [];
+  for (let s = 0; s < slotCount; s++) {
+    if (start[s + 1] === start[s]) continue;
+    entries.push([keyOf(s), makeStratum(sortAscending(bucketed.slice(start[s]!, start[s + 1]!)), alpha)]);
+  }
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [k, v] of entries) strata.set(k, v);
+  return strata;
 }

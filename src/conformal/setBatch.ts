@@ -1,0 +1,206 @@
+// The columnar set API: calibrate from a row-major Float64Array of N × K probabilities, Int32Array labels and
+// optional group codes; predict a whole batch into a Uint8Array membership (N × K) and set sizes, with no
+// object or string per row. The per-row API (set.ts) is a thin layer on the same core and kernels.
+
+import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
+import { resolveMethod, type SetMethod } from "./registry.js";
+import type { Rng } from "./rng.js";
+import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
+import { predictRows, trueLabelScore, type ResolvedStrata, type SetOutputs } from "./setKernels.js";
+import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
+import { tuneRaps } from "./rapsTuning.js";
+import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
+
+/** Group per row as a code into `names` (each name once). */
+export interface GroupCodes {
+  readonly codes: Int32Array;
+  readonly names: readonly string[];
+}
+
+export interface SetBatch {
+  /** Row-major N × K probabilities: row i is probabilities[i·K .. i·K + K). */
+  readonly probabilities: Float64Array;
+  readonly width: number;
+  /** Mondrian group per row; required exactly when the calibration had groups. */
+  readonly groups?: GroupCodes;
+}
+
+export interface SetCalibrationBatch extends SetBatch {
+  /** Index of the true option per row. */
+  readonly labels: Int32Array;
+}
+
+export interface SetBatchOptions {
+  /** One u per row, drawn in row order (randomized calibrations); or give `uniforms`. */
+  readonly rng?: Rng;
+  /** Row i's u in [0, 1), e.g. one per query from its own seed. Wins over `rng`. */
+  readonly uniforms?: Float64Array;
+  /** Also return the N × K scores, conformal p-values (#{s_i ≥ s} + 1)/(n + 1) and thresholds. Default false. */
+  readonly scores?: boolean;
+  readonly pValues?: boolean;
+  readonly thresholds?: boolean;
+}
+
+export interface SetBatchPrediction extends SetOutputs {
+  readonly count: number;
+  readonly width: number;
+}
+
+/** Codes for a list of group names, in first-seen order. */
+export function encodeGroups(groups: ArrayLike<string>, field = "groups"): GroupCodes {
+  const index = new Map<string, number>();
+  const names: string[] = [];
+  const codes = new Int32Array(groups.length);
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    if (typeof g !== "string") throw invalid(`${field}[${i}] must be a string`, `${field}[${i}]`);
+    let c = index.get(g);
+    if (c === undefined) {
+      index.set(g, (c = names.length));
+      names.push(g);
+    }
+    codes[i] = c;
+  }
+  return { codes, names };
+}
+
+function checkGroupCodes(groups: GroupCodes, count: number): void {
+  if (groups.codes.length !== count) throw invalid(`groups has ${groups.codes.length} entries for ${count} probability rows`, "groups");
+  if (new Set(groups.names).size !== groups.names.length) throw invalid("groups.names must be distinct", "groups.names");
+  for (let i = 0; i < count; i++) {
+    const c = groups.codes[i]!;
+    if (!(c >= 0 && c < groups.names.length)) throw invalid(`groups.codes[${i}] must be in 0..${groups.names.length - 1}, got ${c}`, `groups.codes[${i}]`);
+  }
+}
+
+/** Calibrates from packed rows; shared by calibrateSet (per row) and calibrateSetBatch. O(n K + n). */
+export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, groups: GroupCodes | undefined, options: SetOptions): CalibratedSet {
+  checkUnitOpen(options.alpha, "alpha");
+  const method = resolveMethod(options.method, "set").name as SetMethod;
+  const classConditional = options.classConditional ?? false;
+  const randomized = method !== "LAC" && (options.randomized ?? true);
+  const count = rows.count;
+  if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} probability rows`, "labels");
+  if (groups) checkGroupCodes(groups, count);
+  for (let i = 0; i < count; i++) {
+    const w = rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
+    if (classConditional && w !== rows.width) throw invalid(`class-conditional calibration needs equal row lengths (row ${i})`, `probabilities[${i}]`);
+    checkPackedRow(rows, i, "probabilities");
+    const y = labels[i]!;
+    if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
+  }
+  let lambda = 0;
+  let kReg = 0;
+  let select: Int32Array | undefined;
+  if (method === "RAPS") {
+    ({ lambda, kReg, calibrationIndices: select } = tuneRaps(rows, labels, options, randomized));
+  }
+  if (randomized && !options.rng) throw new ConformalError("RNG_REQUIRED", `${method} is randomized: pass rng (or randomized: false)`, { field: "rng" });
+  const m = select ? select.length : count;
+  const scores = new Float64Array(m);
+  const rng = options.rng;
+  for (let t = 0; t < m; t++) {
+    const i = select ? select[t]! : t;
+    scores[t] = trueLabelScore(method, rows, i, labels[i]!, randomized ? rng!() : 1, lambda, kReg);
+  }
+  const K = rows.width;
+  const names = groups?.names;
+  let slots: Int32Array | undefined;
+  if (groups || classConditional) {
+    slots = new Int32Array(m);
+    for (let t = 0; t < m; t++) {
+      const i = select ? select[t]! : t;
+      const g = groups ? groups.codes[i]! : 0;
+      slots[t] = classConditional ? g * K + labels[i]! : g;
+    }
+  }
+  const slotCount = (names ? names.length : 1) * (classConditional ? K : 1);
+  const keyOf = (s: number) =>
+    classConditional ? stratumKey(names?.[Math.floor(s / K)], s % K) : stratumKey(names![s], undefined);
+  return Object.freeze({
+    kind: "set" as const,
+    method,
+    alpha: options.alpha,
+    randomized,
+    classConditional,
+    grouped: groups !== undefined,
+    lambda,
+    kReg,
+    n: m,
+    strata: buildStrataBySlot(scores, slots, slotCount, keyOf, options.alpha),
+  });
+}
+
+/** Calibrates a set method on a columnar batch (same answers as calibrateSet on the same rows). */
+export function calibrateSetBatch(batch: SetCalibrationBatch, options: SetOptions): CalibratedSet {
+  const rows = batchRows(batch);
+  return calibrateSetCore(rows, batch.labels, batch.groups, options);
+}
+
+function batchRows(batch: SetBatch): PackedRows {
+  const { probabilities: data, width } = batch;
+  if (!(data instanceof Float64Array)) throw invalid("probabilities must be a Float64Array (row-major N × K)", "probabilities");
+  if (!Number.isInteger(width) || width < 1) throw invalid(`width must be a positive integer, got ${width}`, "width");
+  if (data.length % width !== 0) throw invalid(`probabilities has ${data.length} entries, not a multiple of width ${width}`, "probabilities");
+  return { data, count: data.length / width, width, starts: undefined };
+}
+
+/** Strata for a prediction pass: one slot per group name (per group × option when class-conditional). */
+export function resolveStrata(cal: CalibratedSet, groupNames: readonly (string | undefined)[], width: number, codes: Int32Array | undefined): ResolvedStrata {
+  const per = cal.classConditional ? width : 1;
+  const slots = groupNames.length * per;
+  const q = new Float64Array(slots);
+  const n = new Int32Array(slots);
+  const sorted: Float64Array[] = new Array(slots);
+  for (let g = 0; g < groupNames.length; g++) {
+    for (let j = 0; j < per; j++) {
+      const st: Stratum = stratumOrEmpty(cal.strata, stratumKey(groupNames[g], cal.classConditional ? j : undefined), cal.alpha);
+      q[g * per + j] = st.threshold;
+      n[g * per + j] = st.n;
+      sorted[g * per + j] = st.scores;
+    }
+  }
+  let slotOfRow: Int32Array | undefined;
+  if (codes) {
+    slotOfRow = new Int32Array(codes.length);
+    for (let i = 0; i < codes.length; i++) slotOfRow[i] = codes[i]! * per;
+  }
+  return { q, n, sorted, slotOfRow, perClass: cal.classConditional };
+}
+
+/** Sets for every row of the batch: membership[i·K + j] = 1 ⇔ option j is in row i's set. O(N K log K). */
+export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: SetBatchOptions = {}): SetBatchPrediction {
+  assertKind(cal, "set", "predictSetBatch");
+  const rows = batchRows(batch);
+  const { count, width } = rows;
+  if (cal.grouped && !batch.groups) throw new ConformalError("GROUP_REQUIRED", "predictSetBatch: calibrated per group, so the batch needs groups", { field: "groups" });
+  if (!cal.grouped && batch.groups) throw new ConformalError("GROUP_REQUIRED", "predictSetBatch: calibrated without groups, but the batch has groups", { field: "groups" });
+  if (batch.groups) checkGroupCodes(batch.groups, count);
+  let uniforms = options.uniforms;
+  if (uniforms && uniforms.length !== count) throw invalid(`uniforms has ${uniforms.length} entries for ${count} rows`, "uniforms");
+  if (cal.randomized && !uniforms) {
+    if (!options.rng) throw new ConformalError("RNG_REQUIRED", `predictSetBatch: ${cal.method} is randomized, pass rng or uniforms`, { field: "rng" });
+    uniforms = new Float64Array(count);
+    for (let i = 0; i < count; i++) uniforms[i] = options.rng();
+  }
+  if (!cal.randomized) uniforms = undefined;
+  const d = rows.data;
+  for (let i = 0; i < d.length; i++) {
+    const p = d[i]!;
+    if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, Math.floor(i / width), "probabilities");
+  }
+  const strata = resolveStrata(cal, batch.groups ? batch.groups.names : [undefined], width, batch.groups?.codes);
+  const size = count * width;
+  const out: SetBatchPrediction = {
+    count,
+    width,
+    membership: new Uint8Array(size),
+    sizes: new Int32Array(count),
+    n: new Int32Array(count),
+    scores: options.scores ? new Float64Array(size) : undefined,
+    pValues: options.pValues ? new Float64Array(size) : undefined,
+    thresholds: options.thresholds ? new Float64Array(size) : undefined,
+  };
+  predictRows(cal.method, rows, uniforms, cal.lambda, cal.kReg, strata, out);
+  return out;
+}
