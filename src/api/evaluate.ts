@@ -101,9 +101,21 @@ export const claimAnswerSchema = z.looseObject({
   dropped_claims: z.array(claimVerdictSchema),
   ...answerBase,
 });
+/**
+ * Extension (docs/api.md): each judge stage the query reached, with the probabilities it gave and its conformal
+ * set, so that a client can recompute the cascade (`stage` is "request" for the query's own evidence).
+ */
+export const judgeStageTrailSchema = z.looseObject({
+  stage: z.string(), probabilities: z.record(z.string(), z.number()), set: z.array(z.string()),
+});
+export type JudgeStageTrail = z.infer<typeof judgeStageTrailSchema>;
 export const judgeAnswerSchema = z.looseObject({
   type: z.literal("judge"), winner: z.string().nullable(), escalated_to: z.string().nullable(), ...answerBase,
+  stages: z.array(judgeStageTrailSchema).optional(),
 });
+/** Extension (docs/api.md): each route stage called, with its confidence in its output. */
+export const routeStageTrailSchema = z.looseObject({ stage: z.string(), confidence: z.number() });
+export type RouteStageTrail = z.infer<typeof routeStageTrailSchema>;
 export const routeAnswerSchema = z.looseObject({
   type: z.literal("route"),
   output: z.unknown(),
@@ -111,6 +123,9 @@ export const routeAnswerSchema = z.looseObject({
   escalated: z.boolean(),
   cost_cents: z.number(),
   ...answerBase,
+  /** Extension: the stages called in order, and the calibrated thresholds τ_s (null when none met the guarantee). */
+  stages: z.array(routeStageTrailSchema).optional(),
+  thresholds: z.array(z.number()).nullable().optional(),
 });
 
 export const answerSchema = z.discriminatedUnion("type", [

@@ -3,14 +3,24 @@
 // field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
 // examples whose evidence covers exactly those names in the order they were added, the profile's method
 // and α unless the query overrides them, and seeds `${profile}@${version}` (calibration) and
-// `${profile}@${version}/${query}` (prediction). Set and interval queries are recomputed in full; other
-// types are counted as not checked (never as agreeing).
-import type { Answer, EvaluateRequest, EvaluateResponse, ExampleRecord, IntervalQuery, Profile, SetQuery } from "../api/index.js";
+// `${profile}@${version}/${query}` (prediction). Every query type is recomputed (belief and gate in
+// crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
+// (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
+// with its reason, never as agreeing.
+import type {
+  Answer, BeliefQuery, ClaimQuery, EvaluateRequest, EvaluateResponse, ExampleRecord, GateQuery, IntervalQuery, JudgeAnswer, JudgeQuery,
+  Profile, RouteAnswer, RouteQuery, SetQuery,
+} from "../api/index.js";
 import {
   calibrateInterval, calibrateOptionBeliefs, calibrateSet, minimumN, predictInterval, predictOptionBeliefs, predictSet, rngFromString,
   type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "../conformal/index.js";
+import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
+import { localClaimAnswer } from "./crossCheckClaim.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
+import type { LocalEngine, LocalResult } from "./crossCheckEvidence.js";
+import { localJudgeAnswer } from "./crossCheckJudge.js";
+import { localRouteAnswer } from "./crossCheckRoute.js";
 
 export { CROSS_CHECK_TOLERANCE, compareFields, type FieldDifference } from "./crossCheckCompare.js";
 export { checkAudit, checkMonitor, localMonitorPath, type MonitorPath } from "./crossCheckAudit.js";
@@ -25,9 +35,16 @@ export interface CrossCheckReport {
   answers: number;
   /** Leaf fields compared over all of them. */
   fields: number;
-  /** Answers of a type the local engine does not recompute yet, by type. */
+  /** Answers the local engine could not recompute, by query type. */
   unchecked: Record<string, number>;
+  /** Why each unchecked answer could not be recomputed. */
+  uncheckedReasons: { query: string; reason: string }[];
   disagreements: CrossCheckDisagreement[];
+}
+
+export interface CrossCheckerOptions {
+  /** Cents per call of each configured stage backend, by name (`cost_cents_per_call` of GET /backends): route answers. */
+  stageCosts?: Readonly<Record<string, number>>;
 }
 
 const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
@@ -62,12 +79,14 @@ export class CrossChecker {
   readonly #profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
   readonly #examples: readonly ExampleRecord[];
   readonly #cache = new Map<string, unknown>();
-  readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, disagreements: [] };
+  readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, uncheckedReasons: [], disagreements: [] };
+  readonly #engine: LocalEngine;
 
   /** `examples`: every example of the profile, in the order they were added. */
-  constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha">, examples: readonly ExampleRecord[]) {
+  constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha">, examples: readonly ExampleRecord[], options: CrossCheckerOptions = {}) {
     this.#profile = profile;
     this.#examples = examples;
+    this.#engine = { profile, examples, cached: (key, build) => this.#cached(key, build), stageCosts: options.stageCosts };
   }
 
   get report(): CrossCheckReport {
@@ -214,6 +233,19 @@ export class CrossChecker {
     return found;
   }
 
+  /** The local engine's answer to one query of any type, or why it cannot give one. */
+  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown): LocalResult {
+    switch (query.type) {
+      case "set": return { answer: this.localSetAnswer(name, query as SetQuery) as unknown as Record<string, unknown> };
+      case "interval": return { answer: this.localIntervalAnswer(name, query as IntervalQuery) };
+      case "belief": return localBeliefAnswer(this.#engine, name, query as BeliefQuery);
+      case "gate": return localGateAnswer(this.#engine, name, query as GateQuery);
+      case "claim": return localClaimAnswer(this.#engine, name, query as ClaimQuery);
+      case "judge": return localJudgeAnswer(this.#engine, name, query as JudgeQuery, context, answer as JudgeAnswer);
+      case "route": return localRouteAnswer(this.#engine, name, query as RouteQuery, answer as RouteAnswer);
+    }
+  }
+
   /**
    * Recomputes every answer of `response` to `request` and records each difference.
    * `label` prefixes the query names in the report (e.g. the dataset item id).
@@ -227,11 +259,13 @@ export class CrossChecker {
         found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
         continue;
       }
-      if (query.type !== "set" && query.type !== "interval") {
+      const result = this.#local(name, query, answer, request.context);
+      if ("unchecked" in result) {
         this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
+        this.#report.uncheckedReasons.push({ query: who, reason: result.unchecked });
         continue;
       }
-      const local = query.type === "set" ? this.localSetAnswer(name, query as SetQuery) : this.localIntervalAnswer(name, query as IntervalQuery);
+      const local = result.answer;
       const c = compareFields(answer, local, "", CROSS_CHECK_TOLERANCE);
       this.#report.answers++;
       this.#report.fields += c.fields;

@@ -70,10 +70,18 @@ describe("cascades over calibkit serve-model", () => {
   it("escalates a judge from a model stage to the human queue when no stage is sure", async () => {
     await client.createProfile({ name: "jm", backend: CLIENT_BACKEND, alpha: 0.05, strict_fingerprint: false });
     // Calibration where even confident-looking judgements are often wrong: sets at alpha 0.05 stay ambiguous.
+    // Each model stage is calibrated on its own judgements (given here; one in seven is confidently wrong).
+    const judged = (win: string) => {
+      const pWin = rand() < 1 / 7 ? 0.001 : 0.3 + 0.4 * rand();
+      return win === "first" ? { first: pWin, second: 1 - pWin } : { first: 1 - pWin, second: pWin };
+    };
     await client.addExamples("jm", Array.from({ length: 80 }, () => {
       const p = 0.5 + 0.4 * rand();
       const win = rand() < 0.5 ? "first" : "second";
-      return { context: { candidates: { first: "a", second: "b" } }, label: win, metadata: { evidence: { option_probabilities: { first: p, second: 1 - p } } } };
+      return {
+        context: { candidates: { first: "a", second: "b" } }, label: win,
+        metadata: { evidence: { option_probabilities: { first: p, second: 1 - p }, stage_probabilities: { small: judged(win), large: judged(win) } } },
+      };
     }));
     const res = await client.evaluate({
       context: { candidates: { first: "The cat sat.", second: "The dog ran." } },

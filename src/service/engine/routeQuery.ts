@@ -3,7 +3,7 @@
 // certified at δ = 0.05). Example labels: {stages: {<stage>: "correct" | "incorrect" | boolean}} with optional
 // `metadata.evidence.stage_confidence: {<stage>: number}`, or a reference output; what is missing the service
 // obtains by calling the stage on the example's context (cached per profile version).
-import type { RouteAnswer, RouteQuery, ExampleRecord } from "../../api/index.js";
+import type { RouteAnswer, RouteQuery, RouteStageTrail, ExampleRecord } from "../../api/index.js";
 import { calibrateRoute, HUMAN_QUEUE, routeStep } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached } from "./pools.js";
@@ -109,16 +109,19 @@ export async function answerRoute(input: QueryInput<RouteQuery>): Promise<QueryO
   };
   // Serve: each stage answers when confident enough (infeasible calibrations serve heuristically from stage 0).
   let costCents = 0;
+  const trail: RouteStageTrail[] = [];
+  const extension = (answer: RouteAnswer): RouteAnswer => ({ ...answer, stages: trail, thresholds: cal.thresholds });
   for (let s = 0; s < S; s++) {
     const stage = query.cascade[s]!.backend;
     if (stage === HUMAN_QUEUE) {
       const id = await stages.enqueueHuman({ profile: profile.name, query: input.name, context: input.context, detail: { type: "route", instructions: query.instructions ?? null } });
       const answer: RouteAnswer = { type: "route", output: null, served_by: HUMAN_QUEUE, escalated: s > 0, cost_cents: costCents, guarantee: guarantee(input, { ...base, kind: query.guarantee }) };
       (answer as Record<string, unknown>).human_queue_item = id;
-      return { answer, insufficient: !cal.feasible };
+      return { answer: extension(answer), insufficient: !cal.feasible };
     }
     const out = await stages.generate(stage, paths[s]!, stagePrompt(query.instructions, input.context));
     costCents += out.costCents;
+    trail.push({ stage: names[s]!, confidence: out.confidence });
     const answers = cal.feasible ? routeStep(cal, s, out.confidence) === "answer" : true;
     if (answers || s === S - 1) {
       const g = cal.feasible
@@ -126,7 +129,7 @@ export async function answerRoute(input: QueryInput<RouteQuery>): Promise<QueryO
         : heuristicGuarantee(input, { ...base, needed: n + 1, wanted: `${query.guarantee} certified at delta ${ROUTE_DELTA}`, reason: `no threshold configuration of this cascade meets ${query.guarantee} on the ${n} usable examples of profile "${profile.name}"` });
       const answer: RouteAnswer = { type: "route", output: out.output, served_by: names[s]!, escalated: s > 0, cost_cents: costCents, guarantee: g };
       (answer as Record<string, unknown>).confidence = out.confidence;
-      return { answer, insufficient: !cal.feasible };
+      return { answer: extension(answer), insufficient: !cal.feasible };
     }
   }
   throw new Error("unreachable: the last stage always answers");

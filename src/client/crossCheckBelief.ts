@@ -1,0 +1,77 @@
+// Local recomputation of belief and gate answers (the service's recipe, docs/service.md): Venn–Abers on p(yes)
+// over the examples labelled yes / no; a gate threshold on p(pass) over the examples labelled pass / fail.
+import type { BeliefQuery, GateQuery } from "../api/index.js";
+import { calibrateBelief, calibrateGate, decide, minimumN, predictBelief, type CalibratedBelief, type CalibratedGate } from "../conformal/index.js";
+import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+
+function scoresAndLabels(rows: Float64Array, labels: Int32Array): { scores: Float64Array; binary: Uint8Array } {
+  const scores = new Float64Array(labels.length);
+  const binary = new Uint8Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    scores[i] = rows[2 * i + 1]!;
+    binary[i] = labels[i] === 1 ? 1 : 0;
+  }
+  return { scores, binary };
+}
+
+export function localBeliefAnswer(engine: LocalEngine, name: string, query: BeliefQuery): LocalResult {
+  const p = probabilitiesOf(query.evidence, ["no", "yes"]);
+  if (!p) return { unchecked: `query ${name} has no probabilities over no, yes` };
+  const pYes = p[1]!;
+  const pool = namePool(engine, ["no", "yes"], ["yes", "no"]);
+  const method = methodName("venn-abers", fromSamples(query.evidence) || pool.estimated > 0);
+  const base = { ...profileFields(engine), n: pool.n, method };
+  if (pool.n < minimumN(engine.profile.alpha)) {
+    return { answer: { type: "belief", probability: pYes, venn_abers: [pYes, pYes], guarantee: { ...base, kind: "heuristic", holds: false } } };
+  }
+  const cal = engine.cached("belief", (): CalibratedBelief => {
+    const { scores, binary } = scoresAndLabels(pool.rows, pool.labels);
+    return calibrateBelief(scores, binary);
+  });
+  const prediction = predictBelief(cal, pYes);
+  return {
+    answer: { type: "belief", probability: prediction.probability, venn_abers: [prediction.p0, prediction.p1], guarantee: { ...base, kind: "calibration", holds: true } },
+  };
+}
+
+const GATE_METHODS = { risk: "crc", fdr: "conformal-selection-bh", risk_high_probability: "ltt-hoeffding-bentkus" } as const;
+
+/** Loss of approving a fail / a pass: zero-one unless the query weighs them. */
+function lossWeights(loss: GateQuery["loss"]): { fail: number; pass: number } {
+  if (loss === undefined || typeof loss === "string") return { fail: 1, pass: 0 };
+  return { fail: loss.fail ?? 1, pass: loss.pass ?? 0 };
+}
+
+/** Smallest n at which the gate's guarantee can be certified at all. */
+function neededN(query: GateQuery, bound: number): number {
+  if (query.guarantee === "risk_high_probability") return Math.ceil(Math.log(query.delta!) / Math.log(1 - query.target));
+  if (query.guarantee === "fdr") return Math.max(1, Math.ceil(1 / query.target) - 1);
+  return Math.max(1, Math.ceil(bound / query.target) - 1);
+}
+
+export function localGateAnswer(engine: LocalEngine, name: string, query: GateQuery): LocalResult {
+  const p = probabilitiesOf(query.evidence, ["fail", "pass"]);
+  if (!p) return { unchecked: `query ${name} has no probabilities over fail, pass` };
+  const pPass = p[1]!;
+  const pool = namePool(engine, ["fail", "pass"], ["pass", "fail"]);
+  const weights = lossWeights(query.loss);
+  const bound = Math.max(1, weights.fail, weights.pass);
+  const base = {
+    ...profileFields(engine),
+    n: pool.n,
+    target: query.target,
+    ...(query.guarantee === "risk_high_probability" && query.delta !== undefined ? { delta: query.delta } : {}),
+    method: methodName(GATE_METHODS[query.guarantee], fromSamples(query.evidence) || pool.estimated > 0),
+  };
+  if (pool.n < neededN(query, bound)) {
+    return { answer: { type: "gate", decision: pPass >= 1 - query.target ? "auto_approve" : "escalate", guarantee: { ...base, kind: "heuristic", holds: false } } };
+  }
+  const cal = engine.cached(`gate|${query.guarantee}|${query.target}|${query.delta}|${weights.fail}|${weights.pass}`, (): CalibratedGate => {
+    const { scores, binary } = scoresAndLabels(pool.rows, pool.labels);
+    const losses = Float64Array.from(binary, (b) => (b ? weights.pass : weights.fail));
+    return calibrateGate({ scores, labels: binary, losses }, {
+      guarantee: query.guarantee, target: query.target, lossBound: bound, ...(query.delta !== undefined ? { delta: query.delta } : {}),
+    });
+  });
+  return { answer: { type: "gate", decision: decide(cal, pPass), guarantee: { ...base, kind: query.guarantee, holds: true } } };
+}

@@ -1,0 +1,87 @@
+// Local recomputation of claim answers (conformal factuality, Mohri & Hashimoto 2024): the response's claims
+// scored as the service scores them (the client's own scores at L2+, else sample agreement), filtered by the
+// threshold calibrated on the profile's labelled claims.
+import type { ClaimQuery, Evidence } from "../api/index.js";
+import {
+  agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, splitIntoClaims,
+  type CalibratedClaims, type LabelledClaim,
+} from "../conformal/index.js";
+import { exampleEvidence, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+
+/** The response's claims: those the first sample lists, else its sentences. */
+function responseClaims(evidence: Evidence): string[] {
+  const first = evidence.samples?.[0];
+  if (first === undefined) return [];
+  if (typeof first !== "string" && first.claims) return first.claims.map((c) => c.text);
+  return splitIntoClaims(typeof first === "string" ? first : first.text);
+}
+
+/** Each claim's score: the client's own score of the same normalised text, else the samples' agreement. */
+export function claimScores(evidence: Evidence, claims: readonly string[]): { scores: Float64Array; client: boolean } {
+  const samples = evidence.samples ?? [];
+  const own = new Map<string, number>();
+  for (const s of samples) {
+    if (typeof s === "string") continue;
+    for (const c of s.claims ?? []) if (!own.has(normalizeClaimText(c.text))) own.set(normalizeClaimText(c.text), c.score);
+  }
+  const agreement = agreementFrequencies(claims, samples.map((s) => (typeof s === "string" ? s : s.claims ? s.claims.map((c) => c.text) : s.text)));
+  let client = own.size > 0;
+  const scores = Float64Array.from(claims, (text, i) => {
+    const score = own.get(normalizeClaimText(text));
+    if (score === undefined) client = false;
+    return score ?? agreement[i]!;
+  });
+  return { scores, client };
+}
+
+function labelledClaims(label: unknown): { text: string; correct: boolean }[] | undefined {
+  const claims = (label as { claims?: unknown } | null)?.claims;
+  if (!label || typeof label !== "object" || !Array.isArray(claims)) return undefined;
+  return claims.filter((c): c is { text: string; correct: boolean } =>
+    !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean");
+}
+
+function claimExamples(engine: LocalEngine): LabelledClaim[][] {
+  return engine.cached("claims", () => {
+    const out: LabelledClaim[][] = [];
+    for (const example of engine.examples) {
+      const labelled = labelledClaims(example.label);
+      const evidence = exampleEvidence(example);
+      if (!labelled || !evidence?.samples) continue;
+      const { scores } = claimScores(evidence, labelled.map((c) => c.text));
+      out.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
+    }
+    return out;
+  });
+}
+
+export function localClaimAnswer(engine: LocalEngine, name: string, query: ClaimQuery): LocalResult {
+  const evidence = query.evidence;
+  if (!evidence?.samples) return { unchecked: `query ${name} has no samples` };
+  const alpha = query.alpha ?? engine.profile.alpha;
+  const texts = responseClaims(evidence);
+  const { scores, client } = claimScores(evidence, texts);
+  const examples = claimExamples(engine);
+  const base = {
+    ...profileFields(engine), alpha, n: examples.length,
+    method: client ? "conformal-factuality (client claim scores)" : "conformal-factuality (sample agreement)",
+  };
+  if (examples.length < minimumN(alpha)) {
+    const verdicts = texts.map((text, i) => ({ text, score: scores[i]!, reason: scores[i]! >= 0.5 ? "heuristic_majority" : "heuristic_minority" }));
+    return {
+      answer: {
+        type: "claim", retained_claims: verdicts.filter((v) => v.score >= 0.5), dropped_claims: verdicts.filter((v) => v.score < 0.5),
+        guarantee: { ...base, kind: "heuristic", holds: false },
+      },
+    };
+  }
+  const cal = engine.cached(`claim-cal|${alpha}`, (): CalibratedClaims => calibrateClaims(examples, { alpha }));
+  const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })));
+  const verdict = (c: { text: string; reason: string; score: number }) => ({ text: c.text, reason: c.reason, score: c.score });
+  return {
+    answer: {
+      type: "claim", retained_claims: filtered.retained.map(verdict), dropped_claims: filtered.dropped.map(verdict),
+      guarantee: { ...base, kind: "factuality", holds: true },
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// What the local recomputations share: the local engine's view of one profile version (its examples, a cache),
+// probabilities out of evidence as the service reads them (option maps, else sample frequencies at L0), and the
+// calibration pool of examples over a fixed list of names (docs/service.md, "Reproducing answers").
+import type { Evidence, ExampleRecord, Profile } from "../api/index.js";
+
+export interface LocalEngine {
+  readonly profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
+  /** Every example of the profile, in the order they were added. */
+  readonly examples: readonly ExampleRecord[];
+  /** The value for `key`, built once per checker. */
+  cached<T>(key: string, build: () => T): T;
+  /** Cents per call of each configured stage backend, by name (route answers; from GET /backends). */
+  readonly stageCosts?: Readonly<Record<string, number>> | undefined;
+}
+
+/** A local answer, or why the local engine cannot recompute one (counted as unchecked, never as agreeing). */
+export type LocalResult = { answer: Record<string, unknown> } | { unchecked: string };
+
+export const SET_METHOD_NAMES = ["LAC", "APS", "RAPS"] as const;
+/** The profile's method when it is a set method, else LAC (the service's rule for set-calibrated queries). */
+export const setMethodOf = (engine: LocalEngine): string =>
+  (SET_METHOD_NAMES as readonly string[]).includes(engine.profile.method) ? engine.profile.method : "LAC";
+
+/** The base of every guarantee the service writes for this profile version. */
+export const profileFields = (engine: LocalEngine) => ({ profile: engine.profile.name, profile_version: engine.profile.version });
+
+/** A label as a name: strings as they are, numbers spelled out, booleans as `booleanNames` (true first). */
+export function labelName(label: unknown, booleanNames: readonly [string, string] = ["yes", "no"]): string | undefined {
+  if (typeof label === "string") return label;
+  if (typeof label === "number" && Number.isFinite(label)) return String(label);
+  if (typeof label === "boolean") return label ? booleanNames[0] : booleanNames[1];
+  return undefined;
+}
+
+export const exampleEvidence = (example: ExampleRecord): Evidence | undefined => example.metadata?.evidence as Evidence | undefined;
+
+const sampleText = (s: NonNullable<Evidence["samples"]>[number]): string => (typeof s === "string" ? s : s.text);
+
+/** p(name) for each of `names` from an option (or level) map, else from sample frequencies; undefined otherwise. */
+export function probabilitiesOf(evidence: Evidence | undefined, names: readonly string[], levels = false): Float64Array | undefined {
+  if (!evidence) return undefined;
+  const map = levels ? evidence.level_probabilities : evidence.option_probabilities;
+  if (map) {
+    if (Object.keys(map).length !== names.length || names.some((n) => map[n] === undefined)) return undefined;
+    return Float64Array.from(names, (n) => map[n]!);
+  }
+  if (!evidence.samples) return undefined;
+  const index = new Map(names.map((n, i) => [n.trim().toLowerCase(), i]));
+  const counts = new Float64Array(names.length);
+  let total = 0;
+  for (const s of evidence.samples) {
+    const j = index.get(sampleText(s).trim().toLowerCase());
+    if (j === undefined) continue;
+    counts[j]!++;
+    total++;
+  }
+  if (total === 0) return undefined;
+  return counts.map((c) => c / total);
+}
+
+/** True when the probabilities came from samples (L0): the service's method names say so. */
+export const fromSamples = (evidence: Evidence | undefined): boolean => !!evidence && !evidence.option_probabilities && !!evidence.samples;
+
+export interface Pool {
+  rows: Float64Array;
+  labels: Int32Array;
+  n: number;
+  /** Examples whose probabilities were sample frequencies. */
+  estimated: number;
+}
+
+/** The examples whose evidence covers exactly `names` and whose label is one of them, in the order added. */
+export function namePool(engine: LocalEngine, names: readonly string[], booleanNames?: readonly [string, string]): Pool {
+  return engine.cached(`pool|${JSON.stringify(booleanNames ?? null)}|${JSON.stringify(names)}`, () => {
+    const index = new Map(names.map((n, i) => [n, i]));
+    const rows: number[] = [];
+    const labels: number[] = [];
+    let estimated = 0;
+    for (const example of engine.examples) {
+      const name = labelName(example.label, booleanNames);
+      const y = name === undefined ? undefined : index.get(name);
+      if (y === undefined) continue;
+      const evidence = exampleEvidence(example);
+      const p = probabilitiesOf(evidence, names);
+      if (!p) continue;
+      rows.push(...p);
+      labels.push(y);
+      if (!evidence!.option_probabilities) estimated++;
+    }
+    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), n: labels.length, estimated };
+  });
+}
+
+/** The service's method name, marked when the probabilities were sample frequencies. */
+export const methodName = (method: string, estimated: boolean): string => (estimated ? `${method} (sample frequencies)` : method);
