@@ -44,7 +44,7 @@ export { RAPS_LAMBDA_GRID, RAPS_DEFAULTS } from "./rapsTuning.js";
 export { lacScore, lacOptionScores } from "./scores/lac.js";
 export { apsScoreAndRank, apsOptionScores, descendingOrder } from "./scores/aps.js";
 export { rapsScore } from "./scores/raps.js";
-export { calibrateOptionBeliefs, predictOptionBeliefs, type CalibratedOptionBeliefs } from "./vennAbersOptions.js";
+export { calibrateOptionBeliefs, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs } from "./vennAbersOptions.js";
 
 // interval
 export {
@@ -57,9 +57,12 @@ export {
   type IntervalPrediction,
 } from "./ordinal.js";
 export { ordinalCqrBounds, ordinalApsScores } from "./ordinalScores.js";
+export { calibrateIntervalBatch, predictIntervalBatch, type IntervalBatch, type IntervalBatchPrediction } from "./intervalBatch.js";
 export {
   calibrateNumericInterval,
   predictNumericInterval,
+  calibrateNumericIntervalBatch,
+  predictNumericIntervalBatch,
   cqrScore,
   type NumericIntervalExamples,
   type CalibratedNumericInterval,
@@ -67,7 +70,7 @@ export {
 } from "./interval.js";
 
 // belief
-export { calibrateBelief, predictBelief, vennAbersReference, type CalibratedBelief, type BeliefPrediction } from "./vennAbers.js";
+export { calibrateBelief, predictBelief, predictBeliefBatch, vennAbersReference, type CalibratedBelief, type BeliefPrediction } from "./vennAbers.js";
 
 // gate
 export {

@@ -2,8 +2,9 @@
 // score max(lo − y, y − hi), and the test interval [lo − q̂, hi + q̂] (q̂ may be negative: narrowing).
 
 import { checkUnitOpen, invalid } from "./errors.js";
-import { assertKind, type SetExamples } from "./set.js";
-import { buildStrata, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
+import { assertKind, type SetExamples } from "./setTypes.js";
+import { encodeGroups, type GroupCodes } from "./setBatch.js";
+import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
 
 export interface NumericIntervalExamples {
   readonly lower: ArrayLike<number>;
@@ -35,27 +36,38 @@ export function cqrScore(lower: number, upper: number, y: number): number {
 }
 
 export function calibrateNumericInterval(examples: NumericIntervalExamples, options: { alpha: number }): CalibratedNumericInterval {
+  const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
+  return calibrateNumericIntervalBatch({ lower: examples.lower, upper: examples.upper, y: examples.y, ...(groups ? { groups } : {}) }, options);
+}
+
+/** Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n) + one sort per group. */
+export function calibrateNumericIntervalBatch(
+  batch: { readonly lower: ArrayLike<number>; readonly upper: ArrayLike<number>; readonly y: ArrayLike<number>; readonly groups?: GroupCodes },
+  options: { alpha: number },
+): CalibratedNumericInterval {
   checkUnitOpen(options.alpha, "alpha");
-  const n = examples.y.length;
-  if (examples.lower.length !== n || examples.upper.length !== n) throw invalid("lower, upper and y must have equal lengths", "lower");
+  const n = batch.y.length;
+  if (batch.lower.length !== n || batch.upper.length !== n) throw invalid("lower, upper and y must have equal lengths", "lower");
+  if (batch.groups && batch.groups.codes.length !== n) throw invalid(`groups has ${batch.groups.codes.length} entries for ${n} examples`, "groups");
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const lo = examples.lower[i]!;
-    const hi = examples.upper[i]!;
-    const y = examples.y[i]!;
-    for (const [v, f] of [[lo, "lower"], [hi, "upper"], [y, "y"]] as const) {
-      if (typeof v !== "number" || !Number.isFinite(v)) throw invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
+    const lo = batch.lower[i]!;
+    const hi = batch.upper[i]!;
+    const y = batch.y[i]!;
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && Number.isFinite(y))) {
+      const f = !Number.isFinite(lo) ? "lower" : !Number.isFinite(hi) ? "upper" : "y";
+      throw invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
     }
     scores[i] = cqrScore(lo, hi, y);
   }
-  const keys = examples.groups ? Array.from(examples.groups as ArrayLike<string>, (g) => stratumKey(g, undefined)) : undefined;
+  const names = batch.groups?.names;
   return Object.freeze({
     kind: "numeric-interval" as const,
     method: "CQR" as const,
     alpha: options.alpha,
     n,
-    grouped: examples.groups !== undefined,
-    strata: buildStrata(scores, keys, options.alpha),
+    grouped: batch.groups !== undefined,
+    strata: buildStrataBySlot(scores, batch.groups?.codes, names?.length ?? 1, (s) => stratumKey(names![s], undefined), options.alpha),
   });
 }
 
@@ -69,4 +81,30 @@ export function predictNumericInterval(
   const st = stratumOrEmpty(cal.strata, stratumKey(query.group, undefined), cal.alpha);
   const q = st.threshold;
   return { lower: query.lower - q, upper: query.upper + q, threshold: q, n: st.n };
+}
+
+/** [lower − q̂, upper + q̂] for every row, q̂ of the row's group. */
+export function predictNumericIntervalBatch(
+  cal: CalibratedNumericInterval,
+  batch: { readonly lower: Float64Array; readonly upper: Float64Array; readonly groups?: GroupCodes },
+): { lower: Float64Array; upper: Float64Array; threshold: Float64Array; n: Int32Array } {
+  assertKind(cal, "numeric-interval", "predictNumericIntervalBatch");
+  if (cal.grouped !== (batch.groups !== undefined)) throw invalid(cal.grouped ? "the batch needs groups" : "calibrated without groups", "groups");
+  const m = batch.lower.length;
+  if (batch.upper.length !== m) throw invalid("lower and upper must have equal lengths", "upper");
+  if (batch.groups && batch.groups.codes.length !== m) throw invalid(`groups has ${batch.groups.codes.length} entries for ${m} rows`, "groups");
+  const names = batch.groups ? batch.groups.names : [undefined];
+  const strata = names.map((g) => stratumOrEmpty(cal.strata, stratumKey(g, undefined), cal.alpha));
+  const out = { lower: new Float64Array(m), upper: new Float64Array(m), threshold: new Float64Array(m), n: new Int32Array(m) };
+  for (let i = 0; i < m; i++) {
+    const lo = batch.lower[i]!;
+    const hi = batch.upper[i]!;
+    if (!(Number.isFinite(lo) && Number.isFinite(hi))) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`);
+    const st = strata[batch.groups ? batch.groups.codes[i]! : 0]!;
+    out.lower[i] = lo - st.threshold;
+    out.upper[i] = hi + st.threshold;
+    out.threshold[i] = st.threshold;
+    out.n[i] = st.n;
+  }
+  return out;
 }

@@ -3,13 +3,15 @@
 // ordinal APS (Lu, Angelopoulos, Bates, Jordan & Kalpathy-Cramer 2022): sets grown contiguously from the mode.
 // Integer scores tie massively, so both are randomized by default (u ~ U[0,1) per example) for exact coverage.
 
-import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
-import { resolveMethod, type IntervalMethod } from "./registry.js";
-import { checkLabel, checkProbabilities, rowView, type ProbabilityRows } from "./rows.js";
+import { ConformalError, invalid } from "./errors.js";
+import type { IntervalMethod } from "./registry.js";
+import { checkProbabilities, type ProbabilityRows } from "./rows.js";
+import { packRows } from "./rowsPacked.js";
 import type { Rng } from "./rng.js";
-import { assertKind } from "./set.js";
-import { buildStrata, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
-import { ordinalApsScores, ordinalCqrBounds } from "./ordinalScores.js";
+import { assertKind } from "./setTypes.js";
+import { encodeGroups } from "./setBatch.js";
+import { stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
+import { calibrateIntervalCore, predictOrdinalRows } from "./intervalBatch.js";
 
 export interface OrdinalExamples {
   /** Level probabilities per example, all rows of the same length L (levels low → high). */
@@ -62,48 +64,18 @@ export interface IntervalPrediction {
   readonly n: number;
 }
 
-/** Score of the true level (method-specific; larger = stranger). */
-function trueScore(method: IntervalMethod, alpha: number, d: ArrayLike<number>, o: number, w: number, y: number, u: number, scratch: Float64Array): number {
-  if (method === "CQR") {
-    const { lo, hi } = ordinalCqrBounds(d, o, w, alpha);
-    return Math.max(lo - y, y - hi) + u;
-  }
-  ordinalApsScores(d, o, w, u, scratch);
-  return scratch[y]!;
-}
-
 export function calibrateInterval(examples: OrdinalExamples, options: OrdinalOptions): CalibratedOrdinal {
-  checkUnitOpen(options.alpha, "alpha");
-  const method = resolveMethod(options.method, "interval").name as IntervalMethod;
-  const randomized = options.randomized ?? true;
-  if (randomized && !options.rng) throw new ConformalError("RNG_REQUIRED", `${method} over levels is randomized by default: pass rng (or randomized: false)`, { field: "rng" });
-  const view = rowView(examples.probabilities);
-  const n = view.count;
-  if (examples.labels.length !== n) throw invalid(`labels has ${examples.labels.length} entries for ${n} rows`, "labels");
-  const L = n ? view.width(0) : 0;
-  const scores = new Float64Array(n);
-  const scratch = new Float64Array(Math.max(L, 1));
-  for (let i = 0; i < n; i++) {
-    if (view.width(i) !== L) throw invalid(`row ${i} has ${view.width(i)} levels, row 0 has ${L}`, `probabilities[${i}]`);
-    checkProbabilities(view.data(i), view.offset(i), L, `probabilities[${i}]`);
-    checkLabel(examples.labels[i]!, L, `labels[${i}]`);
-    const u = randomized ? options.rng!() : method === "CQR" ? 0 : 1;
-    scores[i] = trueScore(method, options.alpha, view.data(i), view.offset(i), L, examples.labels[i]!, u, scratch);
-  }
-  const keys = examples.groups ? Array.from(examples.groups as ArrayLike<string>, (g) => stratumKey(g, undefined)) : undefined;
-  return Object.freeze({
-    kind: "interval" as const,
-    method,
-    alpha: options.alpha,
-    randomized,
-    grouped: examples.groups !== undefined,
-    levels: L,
-    n,
-    strata: buildStrata(scores, keys, options.alpha),
-  });
+  const rows = packRows(examples.probabilities);
+  const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
+  return calibrateIntervalCore(rows, examples.labels, groups, options);
 }
 
-let scratch = new Float64Array(16);
+// One-row buffers for the per-row layer (reused: small typed arrays are slow to allocate).
+let row = new Float64Array(16);
+const u1 = new Float64Array(1);
+const q1 = new Float64Array(1);
+const n1 = new Int32Array(1);
+const one = { count: 1, lower: new Int32Array(1), upper: new Int32Array(1), point: new Int32Array(1), threshold: new Float64Array(1), n: new Int32Array(1) };
 
 export function predictInterval(cal: CalibratedOrdinal, query: IntervalQuery, rng?: Rng): IntervalPrediction {
   assertKind(cal, "interval", "predictInterval");
@@ -118,32 +90,16 @@ export function predictInterval(cal: CalibratedOrdinal, query: IntervalQuery, rn
   const names = query.levels ? [...query.levels] : Array.from({ length: L }, (_, i) => String(i));
   if (names.length !== L) throw invalid(`levels has ${names.length} names for ${L} probabilities`, "levels");
   const st = stratumOrEmpty(cal.strata, stratumKey(query.group, undefined), cal.alpha);
-  const q = st.threshold;
-  const u = cal.randomized ? rng!() : cal.method === "CQR" ? 0 : 1;
-  let lower: number;
-  let upper: number;
-  if (cal.method === "CQR") {
-    const { lo, hi } = ordinalCqrBounds(p, 0, L, cal.alpha);
-    // Levels ℓ with max(lo − ℓ, ℓ − hi) + u ≤ q̂: widen both ends by r = ⌊q̂ − u⌋ levels.
-    const r = q === Infinity ? L : Math.floor(q - u);
-    lower = Math.max(0, lo - r);
-    upper = Math.min(L - 1, hi + r);
-  } else {
-    if (scratch.length < L) scratch = new Float64Array(L);
-    const scores = scratch;
-    ordinalApsScores(p, 0, L, u, scores);
-    lower = L;
-    upper = -1;
-    for (let l = 0; l < L; l++) {
-      if (scores[l]! <= q) {
-        if (l < lower) lower = l;
-        upper = l;
-      }
-    }
-  }
+  q1[0] = st.threshold;
+  n1[0] = st.n;
+  if (cal.randomized) u1[0] = rng!();
+  if (row.length < L) row = new Float64Array(L);
+  for (let l = 0; l < L; l++) row[l] = p[l]!;
+  predictOrdinalRows(cal, { data: row, count: 1, width: L, starts: undefined }, u1, q1, n1, undefined, one);
+  const lower = one.lower[0]!;
+  const upper = one.upper[0]!;
   const empty = lower > upper;
-  const median = ordinalCqrBounds(p, 0, L, 1).median;
-  const pointEstimate = empty ? median : Math.min(upper, Math.max(lower, median));
+  const pointEstimate = one.point[0]!;
   return {
     lower,
     upper,
@@ -152,7 +108,7 @@ export function predictInterval(cal: CalibratedOrdinal, query: IntervalQuery, rn
     point: names[pointEstimate]!,
     interval: empty ? null : [names[lower]!, names[upper]!],
     legend: names,
-    threshold: q,
+    threshold: st.threshold,
     n: st.n,
   };
 }

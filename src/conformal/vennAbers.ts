@@ -41,6 +41,34 @@ export function predictBelief(cal: CalibratedBelief, score: number): BeliefPredi
   return { p0, p1, probability: p1 / (1 - p0 + p1) };
 }
 
+/** Venn–Abers for a column of test scores: p0, p1 and the merged probability per score, no object per row. */
+export function predictBeliefBatch(cal: CalibratedBelief, scores: Float64Array): { p0: Float64Array; p1: Float64Array; probability: Float64Array } {
+  assertKind(cal, "belief", "predictBeliefBatch");
+  const m = scores.length;
+  const out = { p0: new Float64Array(m), p1: new Float64Array(m), probability: new Float64Array(m) };
+  beliefsInto(cal, scores, 0, 1, m, out.p0, out.p1, out.probability, 0, 1);
+  return out;
+}
+
+/** Writes the beliefs of scores[from + t·stride] (t < m) to out[at + t·outStride]. Shared by the per-option beliefs. */
+export function beliefsInto(
+  cal: CalibratedBelief, scores: Float64Array, from: number, stride: number, m: number,
+  p0: Float64Array, p1: Float64Array, probability: Float64Array | undefined, at: number, outStride: number,
+): void {
+  const xs = cal.xs;
+  for (let t = 0; t < m; t++) {
+    const s = scores[from + t * stride]!;
+    if (Number.isNaN(s)) throw invalid(`scores[${from + t * stride}] is NaN`, `scores[${from + t * stride}]`);
+    const g = countBelow(xs, s);
+    const tie = g < xs.length && xs[g] === s;
+    const a = tie ? cal.p0Tie[g]! : cal.p0Gap[g]!;
+    const b = tie ? cal.p1Tie[g]! : cal.p1Gap[g]!;
+    p0[at + t * outStride] = a;
+    p1[at + t * outStride] = b;
+    if (probability) probability[at + t * outStride] = b / (1 - a + b);
+  }
+}
+
 /**
  * Reference Venn–Abers by refitting PAV with the test point added (O(n) per test point after sorting).
  * Used by the tests to check the fast fit; scores that tie are pooled (the fit is a function of the score).

@@ -1,132 +1,192 @@
-// Fitting the inductive Venn–Abers predictor for every possible test position at once.
-// With the calibration scores pooled into k' distinct values and their cumulative sum diagram
-// P_0 = (0,0), P_j = (Σ w, Σ y) (Barlow et al. 1972), adding the test point (label y) shifts the
-// points after it by d = (1, y), and the isotonic fit at the test point is the slope of the lower
-// bridge between the prefix hull {P_0..P_m} and the shifted suffix hull {P_g + d .. P_k' + d}
+// Fitting the inductive Venn–Abers predictor for every possible test position at once (Vovk, Petej &
+// Fedorova 2015 precompute the same table). With the calibration scores pooled into k' distinct values and
+// their cumulative sum diagram P_0 = (0,0), P_j = (Σ w, Σ y) (Barlow et al. 1972), adding the test point
+// (label y) shifts the points after it by d = (1, y), and the isotonic fit at the test point is the slope of
+// the lower bridge between the prefix hull {P_0..P_m} and the shifted suffix hull {P_g + d .. P_k' + d}
 // (m = g for a score between two calibration scores, m = g−1 for a score equal to the g-th).
-// Prefix hulls come from one left-to-right monotone chain; suffix hulls are persistent chains
-// (next pointers) with binary lifting, so each bridge costs O(log² n) in exact integer geometry.
+// Prefix hulls come from one left-to-right monotone chain. Suffix hulls come from a right-to-left chain whose
+// pushes are recorded and undone one by one (each push overwrites one slot), so both hulls are plain arrays
+// at every position and each bridge is two nested binary searches over hull vertices, in exact integer
+// geometry. O(n) after sorting plus O(log² h) per position at worst for hulls of h vertices; the searches
+// gallop from the previous position's answer, which makes most positions O(1).
 
 import { invalid } from "./errors.js";
+import { sortAscending } from "./sortFloat.js";
 import type { CalibratedBelief } from "./vennAbers.js";
 
 /** Calibrates Venn–Abers on scores and 0/1 labels (any score scale; larger = more likely 1). */
 export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number | boolean>): CalibratedBelief {
   const n = scores.length;
   if (labels.length !== n) throw invalid(`labels has ${labels.length} entries for ${n} scores`, "labels");
-  const idx = new Int32Array(n);
-  const xsAll = new Float64Array(n);
+  let ones = 0;
   for (let i = 0; i < n; i++) {
     const s = scores[i]!;
     if (typeof s !== "number" || Number.isNaN(s)) throw invalid(`scores[${i}] must be a number`, `scores[${i}]`);
     const y = labels[i];
     if (!(y === 0 || y === 1 || y === true || y === false)) throw invalid(`labels[${i}] must be 0 or 1`, `labels[${i}]`);
-    idx[i] = i;
-    xsAll[i] = s;
+    if (y === 1 || y === true) ones++;
   }
-  idx.sort((a, b) => xsAll[a]! - xsAll[b]! || a - b);
-  // Pool ties into distinct scores; px/py are the CSD points P_0..P_k' (integers, exact in doubles).
-  const xs: number[] = [];
-  const px: number[] = [0];
-  const py: number[] = [0];
-  for (let t = 0; t < n; t++) {
-    const i = idx[t]!;
-    const y = labels[i] === true || labels[i] === 1 ? 1 : 0;
-    if (xs.length && xs[xs.length - 1] === xsAll[i]) {
-      px[px.length - 1]!++;
-      py[py.length - 1]! += y;
-    } else {
-      xs.push(xsAll[i]!);
-      px.push(px[px.length - 1]! + 1);
-      py.push(py[py.length - 1]! + y);
-    }
+  // Sort each label's scores on its own, then merge while pooling ties: no comparator sort over indices.
+  const s0 = new Float64Array(n - ones);
+  const s1 = new Float64Array(ones);
+  for (let i = 0, a = 0, b = 0; i < n; i++) {
+    if (labels[i] === 1 || labels[i] === true) s1[b++] = scores[i]!;
+    else s0[a++] = scores[i]!;
   }
-  const k = xs.length;
-  const X = Float64Array.from(px);
-  const Y = Float64Array.from(py);
+  sortAscending(s0);
+  sortAscending(s1);
+  const xsAll = new Float64Array(n);
+  const X = new Float64Array(n + 1);
+  const Y = new Float64Array(n + 1);
+  let k = 0;
+  for (let a = 0, b = 0; a < s0.length || b < s1.length; ) {
+    const v = b >= s1.length || (a < s0.length && s0[a]! <= s1[b]!) ? s0[a]! : s1[b]!;
+    let w = 0;
+    let y = 0;
+    while (a < s0.length && s0[a] === v) (a++, w++);
+    while (b < s1.length && s1[b] === v) (b++, w++, y++);
+    xsAll[k] = v;
+    X[k + 1] = X[k]! + w;
+    Y[k + 1] = Y[k]! + y;
+    k++;
+  }
 
-  // Suffix lower hulls as persistent chains: next[g] is the hull vertex after P_g in hull{P_g..P_k}.
-  const next = new Int32Array(k + 1).fill(-1);
+  // Suffix hulls, right to left, recording what each push overwrote so that it can be undone.
   const stack = new Int32Array(k + 1);
+  const topBefore = new Int32Array(k + 1);
+  const overwritten = new Int32Array(k + 1);
   let top = 0;
   for (let g = k; g >= 0; g--) {
+    topBefore[g] = top;
     while (top >= 2 && cross(X, Y, g, stack[top - 1]!, stack[top - 2]!) <= 0) top--;
-    next[g] = top > 0 ? stack[top - 1]! : -1;
+    overwritten[g] = stack[top]!;
     stack[top++] = g;
   }
-  let levels = 1;
-  while (1 << levels <= k + 1) levels++;
-  const up: Int32Array[] = [next];
-  for (let l = 1; l < levels; l++) {
-    const prev = up[l - 1]!;
-    const cur = new Int32Array(k + 1);
-    for (let v = 0; v <= k; v++) cur[v] = prev[v]! < 0 ? -1 : prev[prev[v]!]!;
-    up.push(cur);
-  }
 
-  // Tangent point on the suffix chain from g (shifted by (1, dy)) seen from prefix vertex a. No closures:
-  // this runs O(n log² n) times.
-  const tangent = (a: number, g: number, dy: number): number => {
-    const ax = X[a]!;
-    const ay = Y[a]!;
-    if (!steeperNext(X, Y, next, g, ax, ay, dy)) return g;
-    let v = g;
-    for (let l = levels - 1; l >= 0; l--) {
-      const u = up[l]![v]!;
-      if (u >= 0 && steeperNext(X, Y, next, u, ax, ay, dy)) v = u;
-    }
-    return next[v]!;
-  };
-
-  const hull = new Int32Array(k + 1);
-  let h = 0;
-  const bridge = (g: number, dy: number): number => {
-    let lo = 0;
-    let hi = h - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const a = hull[mid]!;
-      const b = tangent(a, g, dy);
-      const c = hull[mid + 1]!;
-      // Move right while the next prefix vertex lies strictly below the line from a to its tangent point.
-      const ux = X[b]! + 1 - X[a]!;
-      const uy = Y[b]! + dy - Y[a]!;
-      const vx = X[c]! - X[a]!;
-      const vy = Y[c]! - Y[a]!;
-      if (ux * vy - uy * vx < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    const a = hull[lo]!;
-    const b = tangent(a, g, dy);
-    return (Y[b]! + dy - Y[a]!) / (X[b]! + 1 - X[a]!);
-  };
-
+  const st: BridgeState = { X, Y, stack, top, hull: new Int32Array(k + 1), h: 0, hintA: new Int32Array(2), hintB: Int32Array.of(k, k) };
   const p0Gap = new Float64Array(k + 1);
   const p1Gap = new Float64Array(k + 1);
   const p0Tie = new Float64Array(k);
   const p1Tie = new Float64Array(k);
+  const hull = st.hull;
   for (let m = 0; m <= k; m++) {
+    let h = st.h;
     while (h >= 2 && cross(X, Y, hull[h - 2]!, hull[h - 1]!, m) <= 0) h--;
     hull[h++] = m;
-    p0Gap[m] = bridge(m, 0);
-    p1Gap[m] = bridge(m, 1);
+    st.h = h;
+    // The suffix hull now starts at g = m.
+    p0Gap[m] = bridge(st, 0);
+    p1Gap[m] = bridge(st, 1);
+    // Undo the push of m: the suffix hull starts at g = m + 1.
+    stack[st.top - 1] = overwritten[m]!;
+    st.top = topBefore[m]!;
     if (m < k) {
-      p0Tie[m] = bridge(m + 1, 0);
-      p1Tie[m] = bridge(m + 1, 1);
+      p0Tie[m] = bridge(st, 0);
+      p1Tie[m] = bridge(st, 1);
     }
   }
-  return Object.freeze({ kind: "belief" as const, n, xs: Float64Array.from(xs), p0Gap, p1Gap, p0Tie, p1Tie });
+  return Object.freeze({ kind: "belief" as const, n, xs: xsAll.slice(0, k), p0Gap, p1Gap, p0Tie, p1Tie });
 }
 
-/** Whether the chain vertex after v lies strictly below the line from (ax, ay) through P_v + (1, dy). */
-function steeperNext(X: Float64Array, Y: Float64Array, next: Int32Array, v: number, ax: number, ay: number, dy: number): boolean {
-  const w = next[v]!;
-  if (w < 0) return false;
-  const ux = X[v]! + 1 - ax;
-  const uy = Y[v]! + dy - ay;
-  const vx = X[w]! + 1 - ax;
-  const vy = Y[w]! + dy - ay;
+interface BridgeState {
+  readonly X: Float64Array;
+  readonly Y: Float64Array;
+  /** Suffix hull: stack[top − 1] is its leftmost vertex, stack[0] the rightmost. */
+  readonly stack: Int32Array;
+  top: number;
+  /** Prefix hull hull[0..h), left to right. */
+  readonly hull: Int32Array;
+  h: number;
+  /** Per family (dy = 0, 1): prefix hull position and suffix stack index of the last answer. */
+  readonly hintA: Int32Array;
+  readonly hintB: Int32Array;
+}
+
+// Both searches look for the end of a run of `true` of a monotone predicate. They gallop from where the
+// previous position's answer was (the fit rises with the test score, so answers move little), which
+// finds the same boundary as plain bisection in O(1) steps for most positions.
+
+/** The suffix vertex right of the r-th from the left lies strictly below the line from a through it (shifted by (1, dy)). */
+function steeper(st: BridgeState, a: number, dy: number, r: number): boolean {
+  const { X, Y, stack, top } = st;
+  const v = stack[top - 1 - r]!;
+  const w = stack[top - 2 - r]!;
+  const ux = X[v]! + 1 - X[a]!;
+  const uy = Y[v]! + dy - Y[a]!;
+  const vx = X[w]! + 1 - X[a]!;
+  const vy = Y[w]! + dy - Y[a]!;
   return ux * vy - uy * vx < 0;
+}
+
+/** Tangent point from prefix vertex a on the shifted suffix hull, as a position from the left. */
+function tangent(st: BridgeState, a: number, dy: number, hint: number): number {
+  const last = st.top - 1; // the rightmost vertex has no right neighbour: the predicate is false there
+  const r = hint < 0 ? 0 : hint > last ? last : hint;
+  let lo: number;
+  let hi: number;
+  if (r < last && steeper(st, a, dy, r)) {
+    lo = r + 1;
+    let step = 1;
+    for (hi = Math.min(last, r + 1); hi < last && steeper(st, a, dy, hi); hi = Math.min(last, r + step)) (lo = hi + 1, (step *= 2));
+  } else {
+    hi = r;
+    let step = 1;
+    for (lo = Math.max(0, r - 1); lo < hi && !steeper(st, a, dy, lo); lo = Math.max(0, r - step)) (hi = lo, (step *= 2));
+    if (lo < hi) lo++; // the predicate holds at lo: the boundary lies above it
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steeper(st, a, dy, mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Suffix vertex touched from prefix vertex a (remembered as the next hint). */
+function touch(st: BridgeState, a: number, dy: number): number {
+  const r = tangent(st, a, dy, st.top - 1 - st.hintB[dy]!);
+  st.hintB[dy] = st.top - 1 - r;
+  return st.stack[st.top - 1 - r]!;
+}
+
+/** The prefix vertex after hull[i] lies strictly below the line from hull[i] to its tangent point. */
+function below(st: BridgeState, i: number, dy: number): boolean {
+  const { X, Y, hull } = st;
+  const a = hull[i]!;
+  const b = touch(st, a, dy);
+  const c = hull[i + 1]!;
+  const ux = X[b]! + 1 - X[a]!;
+  const uy = Y[b]! + dy - Y[a]!;
+  const vx = X[c]! - X[a]!;
+  const vy = Y[c]! - Y[a]!;
+  return ux * vy - uy * vx < 0;
+}
+
+/** Slope of the lower bridge between the prefix hull and the suffix hull shifted by (1, dy). */
+function bridge(st: BridgeState, dy: number): number {
+  const last = st.h - 1;
+  const r = Math.min(st.hintA[dy]!, last);
+  let lo: number;
+  let hi: number;
+  if (r < last && below(st, r, dy)) {
+    lo = r + 1;
+    let step = 1;
+    for (hi = Math.min(last, r + 1); hi < last && below(st, hi, dy); hi = Math.min(last, r + step)) (lo = hi + 1, (step *= 2));
+  } else {
+    hi = r;
+    let step = 1;
+    for (lo = Math.max(0, r - 1); lo < hi && !below(st, lo, dy); lo = Math.max(0, r - step)) (hi = lo, (step *= 2));
+    if (lo < hi) lo++;
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (below(st, mid, dy)) lo = mid + 1;
+    else hi = mid;
+  }
+  st.hintA[dy] = lo;
+  const a = st.hull[lo]!;
+  const b = touch(st, a, dy);
+  return (st.Y[b]! + dy - st.Y[a]!) / (st.X[b]! + 1 - st.X[a]!);
 }
 
 /** (P_b − P_a) × (P_c − P_b): > 0 is a strict left turn (convex from below). */

@@ -4,7 +4,7 @@
 import { invalid } from "./errors.js";
 import { checkLabel, rowView, type ProbabilityRows } from "./rows.js";
 import { assertKind } from "./set.js";
-import { calibrateBelief, predictBelief, type BeliefPrediction, type CalibratedBelief } from "./vennAbers.js";
+import { beliefsInto, calibrateBelief, predictBelief, type BeliefPrediction, type CalibratedBelief } from "./vennAbers.js";
 
 export interface CalibratedOptionBeliefs {
   readonly kind: "option-beliefs";
@@ -40,4 +40,17 @@ export function predictOptionBeliefs(cal: CalibratedOptionBeliefs, probabilities
   assertKind(cal, "option-beliefs", "predictOptionBeliefs");
   if (probabilities.length !== cal.width) throw invalid(`expected ${cal.width} probabilities, got ${probabilities.length}`, "probabilities");
   return cal.perOption.map((c, j) => predictBelief(c, probabilities[j]!));
+}
+
+/** [p0, p1] per row and option of a row-major N × K batch, as two N × K arrays. */
+export function predictOptionBeliefsBatch(cal: CalibratedOptionBeliefs, batch: { probabilities: Float64Array; width: number }): { p0: Float64Array; p1: Float64Array } {
+  assertKind(cal, "option-beliefs", "predictOptionBeliefsBatch");
+  const { probabilities: d, width: K } = batch;
+  if (K !== cal.width) throw invalid(`expected ${cal.width} probabilities per row, got width ${K}`, "width");
+  if (d.length % K !== 0) throw invalid(`probabilities has ${d.length} entries, not a multiple of width ${K}`, "probabilities");
+  const m = d.length / K;
+  const p0 = new Float64Array(d.length);
+  const p1 = new Float64Array(d.length);
+  for (let j = 0; j < K; j++) beliefsInto(cal.perOption[j]!, d, j, K, m, p0, p1, undefined, j, K);
+  return { p0, p1 };
 }
