@@ -14,9 +14,11 @@ export {
   AdapterStatusError, createOpenAICompatibleAdapter, type OpenAICompatibleAdapterOptions,
 } from "./openAICompatibleAdapter.js";
 export { openAdapter, type OpenAdapterOptions } from "./openAdapter.js";
-export { startModelServer, type ModelServer, type ModelServerOptions } from "./modelServer.js";
 export {
   modelChatTemplate, readChatTemplateFile, renderChatPrompt,
   type ChatMessage, type ChatRole, type ChatTemplateSetting, type RenderChatOptions, type RenderedChatPrompt,
 } from "./chatTemplate.js";
 export { DEFAULT_PINNED_DATE, strftimeUtc } from "./chatDate.js";
+export {
+  isLoopbackHost, ServeModelError, startModelServer, type ChatRenderer, type ChatTurn, type ModelServer, type ModelServerOptions,
+} from "./serveModel/index.js";

@@ -11,6 +11,7 @@ import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors
 import { computeFingerprint } from "./fingerprint.js";
 import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
+import { SequencePool } from "./sequencePool.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
 import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
@@ -34,7 +35,18 @@ export interface LlamaCppAdapterOptions {
 /** The llama.cpp adapter also completes prompts with per-token log-probabilities (for serve-model). */
 export interface LlamaCppModelAdapter extends ModelAdapter {
   readonly provider: "llama.cpp";
-  complete(prompt: string, options?: CompletionOptions): Promise<CompletionResult>;
+  /** Tokens per sequence: prompt and completion together must fit. */
+  readonly contextSize: number;
+  /** Completions that can run at once, one sequence each (llama.cpp's server calls them slots). */
+  readonly slots: number;
+  /** Sequences in use and calls waiting for one, now. */
+  slotUse(): { busy: number; waiting: number };
+  /** Token ids run from 0 to this, exclusive; undefined when the GGUF file does not list its vocabulary. */
+  readonly vocabularySize: number | undefined;
+  /** The prompt's tokens as a completion would see them (BOS first where the model wants one). */
+  tokenizePrompt(text: string): number[];
+  /** A completion on one free sequence; several run at once, batched by llama.cpp. Waits for a free one. */
+  complete(prompt: string | readonly number[], options?: CompletionOptions): Promise<CompletionResult>;
 }
 
 const llamas = new Map<string, Promise<Llama>>();
@@ -52,31 +64,54 @@ function sharedLlama(gpu: "auto" | false): Promise<Llama> {
 class LlamaCppAdapter implements LlamaCppModelAdapter {
   readonly provider = "llama.cpp" as const;
   #disposed = false;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #pool: SequencePool<LlamaContextSequence>;
 
   constructor(
     readonly model: string,
     readonly accessLevel: AccessLevel,
     readonly fingerprint: string,
+    readonly contextSize: number,
     private readonly llamaModel: LlamaModel,
     private readonly context: LlamaContext,
     private readonly seqs: ScorerSequences,
     private readonly embedding: LlamaEmbeddingContext | undefined,
-  ) {}
+  ) {
+    this.#pool = new SequencePool(seqs.workers);
+  }
+
+  get vocabularySize(): number | undefined {
+    const tokens = (this.llamaModel.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } }).tokenizer?.ggml?.tokens;
+    return Array.isArray(tokens) ? tokens.length : undefined;
+  }
+
+  get slots(): number {
+    return this.#pool.size;
+  }
+
+  slotUse(): { busy: number; waiting: number } {
+    return { busy: this.#pool.busy, waiting: this.#pool.waiting };
+  }
 
   get disposed(): boolean {
     return this.#disposed;
   }
 
-  /** Calls share the context's sequences, so they run one at a time. */
+  /** Scoring and sampling use every sequence (waves of branches), so they hold the whole pool. */
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#disposed) return Promise.reject(new AdapterDisposedError(this.model));
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => undefined);
-    return run.catch((err: unknown) => {
+    return this.#leased(true, undefined, fn);
+  }
+
+  async #leased<T>(all: boolean, signal: AbortSignal | undefined, fn: (seq: LlamaContextSequence) => Promise<T>): Promise<T> {
+    if (this.#disposed) throw new AdapterDisposedError(this.model);
+    const lease = await this.#pool.acquire(all, signal);
+    try {
+      return await fn(lease.seqs[0]!);
+    } catch (err) {
       if (err instanceof CalibkitError || (err instanceof Error && err.name === "AbortError")) throw err;
       throw new AdapterError(`llama.cpp failed on ${this.model}: ${err instanceof Error ? err.message : String(err)}`, err);
-    });
+    } finally {
+      lease.release();
+    }
   }
 
   /** Prompt tokens with BOS where the model wants one, so a prompt never starts without a predictor. */
@@ -138,18 +173,17 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
     });
   }
 
-  async complete(prompt: string, options: CompletionOptions = {}): Promise<CompletionResult> {
-    return this.#exclusive(() => {
-      const tokens = this.tokenizePrompt(prompt);
-      const withBos = tokens[0] === this.llamaModel.tokens.bos && tokens.length > 0;
-      return completeOnSequence(this.llamaModel, this.seqs.workers[0]!, tokens, withBos, options);
-    });
+  async complete(prompt: string | readonly number[], options: CompletionOptions = {}): Promise<CompletionResult> {
+    const tokens = typeof prompt === "string" ? this.tokenizePrompt(prompt) : (prompt as Token[]);
+    if (tokens.length === 0) throw new AdapterError("A completion needs at least one prompt token");
+    const withBos = tokens[0] === this.llamaModel.tokens.bos;
+    return this.#leased(false, options.signal, (seq) => completeOnSequence(this.llamaModel, seq, [...tokens], withBos, options));
   }
 
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    await this.#queue;
+    (await this.#pool.acquire(true)).release();
     await this.embedding?.dispose();
     await this.context.dispose();
     await this.llamaModel.dispose();
@@ -185,7 +219,7 @@ export async function createLlamaCppAdapter(options: LlamaCppAdapterOptions): Pr
     const level: AccessLevel = embedding ? "L4" : "L3";
     // GPU kernels round differently from the CPU ones, so the compute backend is part of the fingerprint.
     const fingerprint = await computeFingerprint([options.modelPath], { provider: "llama.cpp", compute: llama.gpu || "cpu" });
-    return new LlamaCppAdapter(basename(options.modelPath), level, fingerprint, model, context, { root, workers }, embedding);
+    return new LlamaCppAdapter(basename(options.modelPath), level, fingerprint, contextSize, model, context, { root, workers }, embedding);
   } catch (cause) {
     throw new AdapterError(`Could not load ${options.modelPath} with node-llama-cpp: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
   }

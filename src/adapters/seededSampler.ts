@@ -14,11 +14,12 @@ export function seededRng(seed: number): () => number {
 }
 
 /**
- * Draws one token from `(token, logProb)` pairs at a temperature (0 = greedy). Pairs are sorted by token id
- * first so the draw does not depend on the order the engine returned them in.
+ * Draws one token from `(token, logProb)` pairs at a temperature (0 = greedy), within the nucleus of
+ * probability `topP` (1 = all tokens; Holtzman et al. 2020, "The Curious Case of Neural Text Degeneration").
+ * Pairs are sorted by token id first so the draw does not depend on the order the engine returned them in.
  */
-export function drawToken(pairs: Iterable<[number, number]>, temperature: number, rng: () => number): number {
-  const sorted = [...pairs].sort((x, y) => x[0] - y[0]);
+export function drawToken(pairs: Iterable<[number, number]>, temperature: number, rng: () => number, topP = 1): number {
+  let sorted = [...pairs].sort((x, y) => x[0] - y[0]);
   if (sorted.length === 0) throw new Error("empty distribution");
   if (temperature <= 0) {
     let best = sorted[0]!;
@@ -27,7 +28,12 @@ export function drawToken(pairs: Iterable<[number, number]>, temperature: number
   }
   const scaled = sorted.map(([, lp]) => lp / temperature);
   const max = Math.max(...scaled);
-  const weights = scaled.map((s) => Math.exp(s - max));
+  let weights = scaled.map((s) => Math.exp(s - max));
+  if (topP < 1) {
+    const keep = nucleus(weights, topP);
+    sorted = sorted.filter((_, i) => keep[i]);
+    weights = weights.filter((_, i) => keep[i]);
+  }
   const total = weights.reduce((s, w) => s + w, 0);
   let u = rng() * total;
   for (let i = 0; i < weights.length; i++) {
@@ -35,6 +41,20 @@ export function drawToken(pairs: Iterable<[number, number]>, temperature: number
     if (u < 0) return sorted[i]![0];
   }
   return sorted[sorted.length - 1]![0];
+}
+
+/** The smallest set of most probable entries whose mass reaches `topP` (ties go to the lower token id). */
+function nucleus(weights: readonly number[], topP: number): boolean[] {
+  const total = weights.reduce((s, w) => s + w, 0);
+  const order = weights.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]! || a - b);
+  const keep = weights.map(() => false);
+  let mass = 0;
+  for (const i of order) {
+    keep[i] = true;
+    mass += weights[i]!;
+    if (mass >= topP * total) break;
+  }
+  return keep;
 }
 
 /** Cuts generated text before the first stop string; returns whether one was found. */

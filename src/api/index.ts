@@ -46,3 +46,5 @@ export const parseSendRequest = (value: unknown): SendRequest => parseOrThrow(se
 export const parseBatchSendRequest = (value: unknown): BatchSendRequest =>
   parseOrThrow(batchSendRequestSchema, value, "batch send request");
 export * from "./openaiCompletions.js";
+export * from "./openaiCommon.js";
+export * from "./openaiChat.js";

@@ -1,0 +1,158 @@
+// A local GGUF model behind OpenAI-compatible endpoints (node:http, loopback by default), so that OpenAI's
+// SDKs, cascades and evaluation tools can use it: /v1/models, /v1/completions, /v1/chat/completions and
+// /health. Requests run at once on the model's slots up to a queue bound, then get 429 (docs/serve-model.md).
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { isIP, type AddressInfo } from "node:net";
+import { openAIErrorBody, type ServedModel, type ServeModelHealth } from "../../api/index.js";
+import type { LlamaCppModelAdapter } from "../llamaCppAdapter.js";
+import { serveChat, type ChatRenderer } from "./chat.js";
+import { serveCompletions } from "./completions.js";
+import { ServeModelError } from "./errors.js";
+
+export interface ModelServerOptions {
+  adapter: LlamaCppModelAdapter;
+  /** Renders chat messages; without one, /v1/chat/completions answers 400 `chat_template_missing`. */
+  renderChat?: ChatRenderer;
+  /** The chat template's source as /v1/models reports it (`metadata`, a file name); null without one. */
+  chatTemplateName?: string | null;
+  /** Default 127.0.0.1. Any other address needs `apiKey`. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Required as `Authorization: Bearer <key>` on /v1 routes when given. */
+  apiKey?: string;
+  /** Requests waiting for a slot before more are refused with 429. Default 64. */
+  queue?: number;
+  /** Largest request body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ModelServer extends AsyncDisposable {
+  /** Base URL without the /v1 suffix, e.g. http://127.0.0.1:41233. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h === "::1") return true;
+  if (isIP(h) === 4) return h.startsWith("127.");
+  return h.startsWith("::ffff:127.");
+}
+
+const digest = (key: string): Buffer => createHash("sha256").update(key, "utf8").digest();
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) reject(new ServeModelError(413, `The request body exceeds ${limit} bytes`, { code: "request_too_large" }));
+      else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  const { adapter, renderChat, host = "127.0.0.1", port = 0, maxBodyBytes = 1024 * 1024, queue = 64 } = options;
+  if (!options.apiKey && !isLoopbackHost(host)) {
+    throw new ServeModelError(400, `serve-model binds ${host}, beyond loopback: give it an API key (--api-key or CALIBKIT_SERVE_MODEL_API_KEY)`, { param: "host" });
+  }
+  const keyDigest = options.apiKey ? digest(options.apiKey) : undefined;
+  let inFlight = 0;
+  let completionTokens = 0;
+  const created = Math.floor(Date.now() / 1000);
+
+  const authorized = (req: IncomingMessage): boolean => {
+    if (!keyDigest) return true;
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    // Digests have one length whatever the key's, so timingSafeEqual never leaks the key's length either.
+    return presented !== undefined && timingSafeEqual(digest(presented), keyDigest);
+  };
+
+  const generate = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal, chat: boolean): Promise<void> => {
+    if (inFlight >= adapter.slots + queue) {
+      throw new ServeModelError(429, `All ${adapter.slots} slots are busy and ${queue} requests are waiting; retry shortly`, { code: "rate_limit_exceeded", type: "requests" });
+    }
+    inFlight++;
+    const tally = { tokens: 0 };
+    try {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await readBody(req, maxBodyBytes));
+      } catch (err) {
+        throw err instanceof ServeModelError ? err : new ServeModelError(400, "The body is not valid JSON", { code: "invalid_json" });
+      }
+      const answer = chat ? await serveChat(adapter, renderChat, raw, signal, res, tally) : await serveCompletions(adapter, raw, signal, res, tally);
+      if (answer !== undefined) send(res, 200, answer);
+    } finally {
+      inFlight--;
+      completionTokens += tally.tokens;
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.on("close", () => { if (!res.writableFinished) controller.abort(); });
+    void (async () => {
+      try {
+        const path = (req.url ?? "/").split("?")[0]!;
+        if (req.method === "GET" && path === "/health") {
+          const health: ServeModelHealth = {
+            status: "ok", slots: { total: adapter.slots, busy: adapter.slotUse().busy }, in_flight: inFlight,
+            queue_limit: queue, completion_tokens_total: completionTokens,
+          };
+          return send(res, 200, health);
+        }
+        if (path.startsWith("/v1/") && !authorized(req)) {
+          throw new ServeModelError(401, "Incorrect or missing API key: send `Authorization: Bearer <key>`", { code: "invalid_api_key" });
+        }
+        if (req.method === "GET" && path === "/v1/models") {
+          const model: ServedModel = {
+            id: adapter.model, object: "model", created, owned_by: "calibkit", context_length: adapter.contextSize,
+            max_model_len: adapter.contextSize, fingerprint: adapter.fingerprint, chat_template: options.chatTemplateName ?? null,
+          };
+          return send(res, 200, { object: "list", data: [model] });
+        }
+        if (req.method === "POST" && (path === "/v1/completions" || path === "/v1/chat/completions")) {
+          return await generate(req, res, controller.signal, path === "/v1/chat/completions");
+        }
+        throw new ServeModelError(404, `No route ${req.method} ${path}`, { code: "not_found" });
+      } catch (err) {
+        if (controller.signal.aborted) return;
+        const known = err instanceof ServeModelError ? err : undefined;
+        const status = known?.status ?? 500;
+        const message = err instanceof Error ? err.message : String(err);
+        if (res.headersSent) {
+          // Mid-stream: the SDKs raise an `error` event; then the stream ends.
+          if (!res.writableEnded) res.end(`data: ${JSON.stringify(openAIErrorBody(message, known?.type ?? "server_error", known?.field ?? null, known?.openaiCode ?? null))}\n\n`);
+          return;
+        }
+        send(res, status, openAIErrorBody(message, known?.type ?? "server_error", known?.field ?? null, known?.openaiCode ?? null),
+          status === 429 ? { "retry-after": "1" } : {});
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  const close = () => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+  return { url, close, [Symbol.asyncDispose]: close };
+}
