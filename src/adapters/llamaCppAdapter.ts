@@ -12,6 +12,7 @@ import { computeFingerprint } from "./fingerprint.js";
 import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
 import { SequencePool } from "./sequencePool.js";
+import { renderChatPrompt, type ChatMessage, type ChatTemplateSetting, type RenderedChatPrompt } from "./chatTemplate.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
 import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
@@ -45,6 +46,8 @@ export interface LlamaCppModelAdapter extends ModelAdapter {
   readonly vocabularySize: number | undefined;
   /** The prompt's tokens as a completion would see them (BOS first where the model wants one). */
   tokenizePrompt(text: string): number[];
+  /** The conversation as the chat renderer gives it to this model, ready for the assistant's answer. */
+  chatPrompt(messages: readonly ChatMessage[], chatTemplate: ChatTemplateSetting): Promise<RenderedChatPrompt>;
   /** A completion on one free sequence; several run at once, batched by llama.cpp. Waits for a free one. */
   complete(prompt: string | readonly number[], options?: CompletionOptions): Promise<CompletionResult>;
 }
@@ -178,6 +181,10 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
     if (tokens.length === 0) throw new AdapterError("A completion needs at least one prompt token");
     const withBos = tokens[0] === this.llamaModel.tokens.bos;
     return this.#leased(false, options.signal, (seq) => completeOnSequence(this.llamaModel, seq, [...tokens], withBos, options));
+  }
+
+  chatPrompt(messages: readonly ChatMessage[], chatTemplate: ChatTemplateSetting): Promise<RenderedChatPrompt> {
+    return renderChatPrompt(this.llamaModel, messages, { chatTemplate, addGenerationPrompt: true });
   }
 
   async dispose(): Promise<void> {

@@ -9,6 +9,7 @@ import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError } from "./errors.js";
 import { logSumExp } from "./logMath.js";
 import { sampleSeed } from "./llamaSampling.js";
+import { chatBodyFor, completionFromChat } from "./openAIChatFallback.js";
 import {
   completionResponseSchema, modelListSchema, type CompletionResponse,
 } from "../api/index.js";
@@ -47,6 +48,8 @@ class OpenAICompatibleAdapter implements ModelAdapter {
   #disposed = false;
   accessLevel: AccessLevel = "L0";
   fingerprint = "";
+  /** `chat` for a server without /v1/completions: prompts go to /v1/chat/completions as one user message. */
+  endpoint: "completions" | "chat" = "completions";
 
   constructor(
     readonly model: string,
@@ -61,6 +64,11 @@ class OpenAICompatibleAdapter implements ModelAdapter {
 
   async post(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionResponse> {
     if (this.#disposed) throw new AdapterDisposedError(this.model);
+    if (this.endpoint === "chat") {
+      const chat = chatBodyFor(body);
+      if (!chat) throw new AdapterStatusError(400, `${this.base} serves chat only, which has no echo or prompt log-probabilities`);
+      return completionFromChat(await this.#call("POST", "/chat/completions", { model: this.model, ...chat }, signal), `${this.base}/chat/completions`);
+    }
     const json = await this.#call("POST", "/completions", { model: this.model, ...body }, signal);
     const parsed = completionResponseSchema.safeParse(json);
     if (!parsed.success) throw new AdapterError(`${this.base}/completions answered an unexpected body`);
@@ -182,7 +190,13 @@ async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
     throw err;
   });
   // Plain text must work at all; a failure here is the server's, not a level to detect.
-  await adapter.post({ prompt: "Hello", max_tokens: 1, temperature: 0 });
+  try {
+    await adapter.post({ prompt: "Hello", max_tokens: 1, temperature: 0 });
+  } catch (err) {
+    if (!(err instanceof AdapterStatusError && (err.httpStatus === 404 || err.httpStatus === 405))) throw err;
+    adapter.endpoint = "chat";
+    await adapter.post({ prompt: "Hello", max_tokens: 1, temperature: 0 });
+  }
   const withLogprobs = await tryPost({ prompt: "Hello", max_tokens: 1, temperature: 0, logprobs: 5 });
   const top = withLogprobs?.choices[0]?.logprobs?.top_logprobs?.[0];
   if (!top || Object.keys(top).length === 0) return "L0";
@@ -206,7 +220,9 @@ export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAda
     const adapter = new OpenAICompatibleAdapter(model, base, agent, options);
     adapter.accessLevel = await probe(adapter);
     // No weights are reachable, so the fingerprint names the server, the model id and the detected level.
-    const id = JSON.stringify({ provider: "openai-compatible", base, model, level: adapter.accessLevel });
+    const id = JSON.stringify({
+      provider: "openai-compatible", base, model, level: adapter.accessLevel, ...(adapter.endpoint === "chat" ? { endpoint: "chat" } : {}),
+    });
     adapter.fingerprint = `sha256:${createHash("sha256").update(id).digest("hex")}`;
     return adapter;
   } catch (err) {

@@ -119,3 +119,8 @@ export const chatCompletionChunkSchema = z.looseObject({
   usage: tokenUsageSchema.nullable().optional(),
 });
 export type ChatCompletionChunk = z.infer<typeof chatCompletionChunkSchema>;
+
+/** llama.cpp's server POST /apply-template: the chat prompt as the server renders it, before tokenization. */
+export const applyTemplateRequestSchema = z.strictObject({ messages: z.array(chatMessageSchema).min(1) });
+export const applyTemplateResponseSchema = z.looseObject({ prompt: z.string() });
+export type ApplyTemplateResponse = z.infer<typeof applyTemplateResponseSchema>;

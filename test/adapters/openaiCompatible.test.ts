@@ -9,6 +9,8 @@ let child: ChildProcess;
 let serveUrl: string;
 let textOnly: Server;
 let textOnlyUrl: string;
+let chatOnly: Server;
+let chatOnlyUrl: string;
 
 function startServeModel(): Promise<string> {
   child = spawn(process.execPath, ["bin/calibkit.js", "serve-model", "--model", "stories260K.gguf", "--port", "0"], {
@@ -45,11 +47,30 @@ beforeAll(async () => {
   await new Promise<void>((r) => textOnly.listen(0, "127.0.0.1", r));
   textOnlyUrl = `http://127.0.0.1:${(textOnly.address() as AddressInfo).port}`;
   serveUrl = await serving;
+  // A chat-only server: serve-model's chat and models routes passed through, /v1/completions answering 404.
+  chatOnly = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      if (req.url !== "/v1/models" && req.url !== "/v1/chat/completions") {
+        res.statusCode = 404;
+        return res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+      }
+      void fetch(`${serveUrl}${req.url}`, { method: req.method, body: req.method === "POST" ? body : undefined }).then(async (upstream) => {
+        res.statusCode = upstream.status;
+        res.setHeader("content-type", "application/json");
+        res.end(await upstream.text());
+      });
+    });
+  });
+  await new Promise<void>((r) => chatOnly.listen(0, "127.0.0.1", r));
+  chatOnlyUrl = `http://127.0.0.1:${(chatOnly.address() as AddressInfo).port}`;
 }, 60_000);
 
 afterAll(async () => {
   child?.kill("SIGTERM");
   await new Promise<void>((r) => textOnly.close(() => r()));
+  await new Promise<void>((r) => chatOnly.close(() => r()));
 });
 
 describe("OpenAI-compatible adapter", () => {
@@ -69,6 +90,24 @@ describe("OpenAI-compatible adapter", () => {
     expect(adapter.accessLevel).toBe("L0");
     expect(await adapter.sample("hi", 4)).toHaveLength(4);
     await expect(adapter.firstTokenLogProbs("hi", [" a", " b"])).rejects.toBeInstanceOf(AccessLevelError);
+  });
+
+  it("falls back to chat completions on a chat-only server and still finds its level (L1)", async () => {
+    await using adapter = await createOpenAICompatibleAdapter({ baseUrl: chatOnlyUrl });
+    expect([adapter.model, adapter.accessLevel]).toEqual(["stories260K.gguf", "L1"]);
+    const direct = await (await fetch(`${chatOnlyUrl}/v1/chat/completions`, {
+      method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "Tell me a story" }], max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 1 }),
+    })).json() as { choices: [{ logprobs: { content: [{ top_logprobs: [{ token: string; logprob: number }] }] } }] };
+    const top = direct.choices[0].logprobs.content[0].top_logprobs[0];
+    const [likely, unlikely] = (await adapter.firstTokenLogProbs("Tell me a story", [top.token, "zzz"])) as [number, number];
+    expect(likely).toBeCloseTo(top.logprob, 12);
+    expect(unlikely).toBeLessThan(likely);
+    const samples = await adapter.sample("Tell me a story", 3, { seed: 2, maxTokens: 6 });
+    expect(samples).toHaveLength(3);
+    expect(samples.some((s) => s.length > 0)).toBe(true);
+    // The same seed gives the same samples through the chat endpoint.
+    expect(await adapter.sample("Tell me a story", 3, { seed: 2, maxTokens: 6 })).toEqual(samples);
+    await expect(adapter.scoreContinuations([{ prefix: "a", continuations: ["b"] }])).rejects.toBeInstanceOf(AccessLevelError);
   });
 
   it("serve-model answers /v1/models and rejects a bad body with 400", async () => {

@@ -3,10 +3,11 @@
 // chat.completion or streamed as chat.completion.chunk events.
 import type { ServerResponse } from "node:http";
 import {
-  chatCompletionRequestSchema, usageOf, type ChatCompletionChunk, type ChatLogprobs, type ChatMessageWire,
+  applyTemplateRequestSchema, chatCompletionRequestSchema, usageOf, type ApplyTemplateResponse, type ChatCompletionChunk, type ChatLogprobs, type ChatMessageWire,
 } from "../../api/index.js";
 import type { CompletionToken } from "../llamaCompletion.js";
 import type { LlamaCppModelAdapter } from "../llamaCppAdapter.js";
+import { ChatTemplateError } from "../errors.js";
 import { ServeModelError } from "./errors.js";
 import {
   checkModel, checkPrompt, choiceSeed, nowSeconds, parseRequest, responseId, samplingOf, streamingHook, type Tally,
@@ -19,7 +20,7 @@ export interface ChatTurn {
 }
 
 /** Renders a conversation, ending with the assistant's header (a last assistant turn is continued). */
-export type ChatRenderer = (turns: ChatTurn[]) => Promise<{ tokens: number[] }>;
+export type ChatRenderer = (turns: ChatTurn[]) => Promise<{ text: string; tokens: number[] }>;
 
 /** `developer` is OpenAI's newer name for `system`; templates know only the latter. */
 const turnOf = (m: ChatMessageWire): ChatTurn => ({
@@ -39,15 +40,32 @@ function logprobsOf(tokens: readonly CompletionToken[]): ChatLogprobs {
   };
 }
 
+async function rendered(render: ChatRenderer, messages: ChatMessageWire[]): Promise<{ text: string; tokens: number[] }> {
+  try {
+    return await render(messages.map(turnOf));
+  } catch (err) {
+    // A template may refuse a conversation (roles out of order, a system turn it has no place for).
+    if (err instanceof ChatTemplateError) throw new ServeModelError(400, err.message, { param: "messages", code: "invalid_chat_template", cause: err });
+    throw err;
+  }
+}
+
+/** POST /apply-template (llama.cpp's server): the prompt text chat completions would give the model. */
+export async function serveApplyTemplate(render: ChatRenderer | undefined, raw: unknown): Promise<ApplyTemplateResponse> {
+  const body = parseRequest(applyTemplateRequestSchema, raw);
+  if (!render) throw new ServeModelError(400, "This server was started without a chat renderer", { param: "messages", code: "chat_unavailable" });
+  return { prompt: (await rendered(render, body.messages)).text };
+}
+
 export async function serveChat(
   adapter: LlamaCppModelAdapter, render: ChatRenderer | undefined, raw: unknown, signal: AbortSignal, res: ServerResponse, tally: Tally,
 ): Promise<unknown> {
   const body = parseRequest(chatCompletionRequestSchema, raw);
   checkModel(adapter, body.model);
   if (!render) {
-    throw new ServeModelError(400, `${adapter.model} has no chat template in its metadata; start serve-model with --chat-template FILE (a Jinja template) to serve chat completions`, { param: "messages", code: "chat_template_missing" });
+    throw new ServeModelError(400, "This server was started without a chat renderer; chat completions are not served", { param: "messages", code: "chat_unavailable" });
   }
-  const { tokens } = await render(body.messages.map(turnOf));
+  const { tokens } = await rendered(render, body.messages);
   const maxParam = body.max_completion_tokens !== undefined ? "max_completion_tokens" : "max_tokens";
   // Without a bound, a reply may fill the rest of the context, as OpenAI's default does.
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? Math.max(1, adapter.contextSize - tokens.length);

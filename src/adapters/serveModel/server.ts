@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { isIP, type AddressInfo } from "node:net";
 import { openAIErrorBody, type ServedModel, type ServeModelHealth } from "../../api/index.js";
 import type { LlamaCppModelAdapter } from "../llamaCppAdapter.js";
-import { serveChat, type ChatRenderer } from "./chat.js";
+import { serveApplyTemplate, serveChat, type ChatRenderer } from "./chat.js";
 import { serveCompletions } from "./completions.js";
 import { ServeModelError } from "./errors.js";
 
@@ -20,7 +20,7 @@ export interface ModelServerOptions {
   host?: string;
   /** Default 0: a free port. */
   port?: number;
-  /** Required as `Authorization: Bearer <key>` on /v1 routes when given. */
+  /** Required as `Authorization: Bearer <key>` on every route but /health when given. */
   apiKey?: string;
   /** Requests waiting for a slot before more are refused with 429. Default 64. */
   queue?: number;
@@ -57,6 +57,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = await readBody(req, limit);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ServeModelError(400, "The body is not valid JSON", { code: "invalid_json" });
+  }
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
@@ -87,12 +96,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     inFlight++;
     const tally = { tokens: 0 };
     try {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(await readBody(req, maxBodyBytes));
-      } catch (err) {
-        throw err instanceof ServeModelError ? err : new ServeModelError(400, "The body is not valid JSON", { code: "invalid_json" });
-      }
+      const raw = await readJson(req, maxBodyBytes);
       const answer = chat ? await serveChat(adapter, renderChat, raw, signal, res, tally) : await serveCompletions(adapter, raw, signal, res, tally);
       if (answer !== undefined) send(res, 200, answer);
     } finally {
@@ -114,7 +118,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           };
           return send(res, 200, health);
         }
-        if (path.startsWith("/v1/") && !authorized(req)) {
+        if (!authorized(req)) {
           throw new ServeModelError(401, "Incorrect or missing API key: send `Authorization: Bearer <key>`", { code: "invalid_api_key" });
         }
         if (req.method === "GET" && path === "/v1/models") {
@@ -123,6 +127,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
             max_model_len: adapter.contextSize, fingerprint: adapter.fingerprint, chat_template: options.chatTemplateName ?? null,
           };
           return send(res, 200, { object: "list", data: [model] });
+        }
+        if (req.method === "POST" && path === "/apply-template") {
+          return send(res, 200, await serveApplyTemplate(renderChat, await readJson(req, maxBodyBytes)));
         }
         if (req.method === "POST" && (path === "/v1/completions" || path === "/v1/chat/completions")) {
           return await generate(req, res, controller.signal, path === "/v1/chat/completions");

@@ -1,5 +1,7 @@
 // `calibkit serve-model`: a local GGUF model as an OpenAI-compatible server (completions, chat completions,
 // streaming, models). The first stdout line is `listening <url>` so scripts and tests can find the bound port.
+import { basename } from "node:path";
+import type { ChatTemplateSetting, ChatTurn } from "../../adapters/index.js";
 import { intOption, parseCommand, untilSignal, usage } from "../args.js";
 
 export const summary = "Serve a local GGUF model as an OpenAI-compatible server (completions, chat, streaming)";
@@ -14,7 +16,8 @@ const HELP = `usage: calibkit serve-model --model PATH [--host 127.0.0.1] [--por
   --parallel N          slots: requests generated at once, batched on one context (default 4)
   --queue N             requests waiting for a slot before 429 (default 64)
   --ctx-size N          tokens per slot, prompt and completion together (default min(2048, the model's))
-  --chat-template FILE  a Jinja chat template for /v1/chat/completions (default: the model's own)
+  --chat-template FILE  a Jinja chat template for /v1/chat/completions; \`auto\` (default): the model's own,
+                        or node-llama-cpp's format for its name when it has none; \`none\`: turns joined by blank lines
   --api-key KEY         require \`Authorization: Bearer KEY\` on /v1 (or set CALIBKIT_SERVE_MODEL_API_KEY,
                         which keeps the key out of the process list)
 `;
@@ -48,7 +51,23 @@ export async function run(argv: string[]): Promise<number> {
   const adapter = await createLlamaCppAdapter({
     modelPath: resolveModelPath(values.model), threads, embeddings: false, parallelSequences: parallel, contextSize,
   });
-  const server = await startModelServer({ adapter, host: values.host, port, apiKey, queue });
+  const template = values["chat-template"];
+  const setting: ChatTemplateSetting = template === undefined || template === "auto" ? "auto" : template === "none" ? "none" : { file: template };
+  const renderChat = (turns: ChatTurn[]) => adapter.chatPrompt(turns, setting);
+  let chatTemplateName: string;
+  try {
+    // Rendered once now, so a template file that cannot be read or rendered stops the start, not a request.
+    const probe = await renderChat([{ role: "user", content: "Hello" }]);
+    chatTemplateName = typeof setting === "object" ? `file:${basename(setting.file)}`
+      : setting === "none" ? "none" : probe.wrapperName === "JinjaTemplate" ? "metadata" : `wrapper:${probe.wrapperName}`;
+  } catch (err) {
+    await adapter.dispose();
+    return usage("serve-model", err instanceof Error ? err.message : String(err));
+  }
+  if (chatTemplateName.startsWith("wrapper:")) {
+    process.stderr.write(`calibkit serve-model: ${adapter.model} has no chat template in its metadata; chat completions use node-llama-cpp's ${chatTemplateName.slice("wrapper:".length)} format, chosen from its name and architecture (--chat-template FILE picks one)\n`);
+  }
+  const server = await startModelServer({ adapter, renderChat, chatTemplateName, host: values.host, port, apiKey, queue });
   process.stdout.write(`listening ${server.url}\n`);
   await untilSignal("calibkit serve-model");
   await server.close();
