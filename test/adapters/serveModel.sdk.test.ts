@@ -8,6 +8,7 @@ import { REPO, spawnCalibkit, type Spawned } from "../service/helpers.js";
 
 const MODEL = `${REPO}../shared/models/stories260K.gguf`;
 const CHATML = `${REPO}fixtures/chat-templates/chatml.jinja`;
+const M = "stories260K.gguf";
 const MESSAGES = [
   { role: "system" as const, content: "You tell short stories." },
   { role: "user" as const, content: "Tell me about Lily and her dog." },
@@ -40,12 +41,12 @@ describe("serve-model through the openai SDK", () => {
 
   it("completes with logprobs and echo, usage counting real tokens", async () => {
     const prompt = "Once upon a time";
-    const res = await client.completions.create({ model: "stories260K.gguf", prompt, max_tokens: 12, logprobs: 3, seed: 4, temperature: 0.8 });
+    const res = await client.completions.create({ model: M, prompt, max_tokens: 12, logprobs: 3, seed: 4, temperature: 0.8 });
     const choice = res.choices[0]!;
     expect(choice.logprobs!.tokens!.join("")).toBe(choice.text);
     expect(choice.logprobs!.top_logprobs!.every((top) => Object.keys(top).length === 3)).toBe(true);
     expect(res.usage!.completion_tokens).toBe(choice.logprobs!.tokens!.length);
-    const echoed = await client.completions.create({ prompt, max_tokens: 0, echo: true, logprobs: 0 });
+    const echoed = await client.completions.create({ model: M, prompt, max_tokens: 0, echo: true, logprobs: 0 });
     // The echoed tokens are the prompt's without BOS; usage counts BOS, as llama.cpp's server does.
     expect(echoed.choices[0]!.logprobs!.tokens!.join("")).toBe(prompt);
     expect(res.usage!.prompt_tokens).toBe(echoed.choices[0]!.logprobs!.tokens!.length + 1);
@@ -54,7 +55,8 @@ describe("serve-model through the openai SDK", () => {
 
   it("answers chat completions with logprobs and top_logprobs in the logprobs.content shape", async () => {
     const res = await client.chat.completions.create({
-      model: "stories260K.gguf", messages: MESSAGES, max_completion_tokens: 10, logprobs: true, top_logprobs: 5, seed: 7,
+        model: M,
+      messages: MESSAGES, max_completion_tokens: 10, logprobs: true, top_logprobs: 5, seed: 7,
     });
     const choice = res.choices[0]!;
     expect(choice.message.role).toBe("assistant");
@@ -79,9 +81,9 @@ describe("serve-model through the openai SDK", () => {
       expect(Buffer.from(served.prompt)).toEqual(Buffer.from(expected.text));
       expect(expected.text).toContain("<|im_start|>assistant\n");
       // The tokens the model is given are the renderer's: same count, and greedy chat equals greedy completion on them.
-      const chat = await client.chat.completions.create({ messages: MESSAGES, max_tokens: 12, temperature: 0, logprobs: true });
+      const chat = await client.chat.completions.create({ model: M, messages: MESSAGES, max_tokens: 12, temperature: 0, logprobs: true });
       expect(chat.usage!.prompt_tokens).toBe(expected.tokens.length);
-      const completion = await client.completions.create({ prompt: [...expected.tokens], max_tokens: 12, temperature: 0, logprobs: 0 });
+      const completion = await client.completions.create({ model: M, prompt: [...expected.tokens], max_tokens: 12, temperature: 0, logprobs: 0 });
       expect(chat.choices[0]!.message.content).toBe(completion.choices[0]!.text);
       expect(chat.choices[0]!.logprobs!.content!.map((c) => c.logprob)).toEqual(completion.choices[0]!.logprobs!.token_logprobs);
     } finally {
@@ -90,7 +92,7 @@ describe("serve-model through the openai SDK", () => {
   });
 
   it("streams completions: chunks arrive and join to the non-streamed text with the same seed", async () => {
-    const body = { prompt: "Once upon a time", max_tokens: 24, seed: 11, temperature: 1, stop: [" dog"] };
+    const body = { model: M, prompt: "Once upon a time", max_tokens: 24, seed: 11, temperature: 1, stop: [" dog"] };
     const whole = await client.completions.create(body);
     const chunks = await collect(await client.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }));
     const texts = chunks.flatMap((c) => c.choices.map((ch) => ch.text));
@@ -101,7 +103,7 @@ describe("serve-model through the openai SDK", () => {
   });
 
   it("streams chat completions with logprobs, joining to the non-streamed message, usage last", async () => {
-    const body = { messages: MESSAGES, max_tokens: 24, seed: 3, logprobs: true, top_logprobs: 2 } as const;
+    const body = { model: M, messages: MESSAGES, max_tokens: 24, seed: 3, logprobs: true, top_logprobs: 2 } as const;
     const whole = await client.chat.completions.create(body);
     const chunks = await collect(await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }));
     const deltas = chunks.flatMap((c) => c.choices);
@@ -115,22 +117,23 @@ describe("serve-model through the openai SDK", () => {
   });
 
   it("gives n choices, each the same as asked alone", async () => {
-    const three = await client.chat.completions.create({ messages: MESSAGES, max_tokens: 8, n: 3, seed: 5 });
+    const three = await client.chat.completions.create({ model: M, messages: MESSAGES, max_tokens: 8, n: 3, seed: 5 });
     expect(three.choices.map((c) => c.index)).toEqual([0, 1, 2]);
-    const first = await client.chat.completions.create({ messages: MESSAGES, max_tokens: 8, n: 1, seed: 5 });
+    const first = await client.chat.completions.create({ model: M, messages: MESSAGES, max_tokens: 8, n: 1, seed: 5 });
     expect(three.choices[0]!.message.content).toBe(first.choices[0]!.message.content);
     expect(three.usage!.completion_tokens).toBeGreaterThan(first.usage!.completion_tokens);
   });
 
   it("refuses unsupported parameters with a 400 naming them, in OpenAI's error shape", async () => {
     const refusals: [string, () => Promise<unknown>][] = [
-      ["tools", () => client.chat.completions.create({ messages: MESSAGES, tools: [{ type: "function", function: { name: "f" } }] })],
-      ["response_format", () => client.chat.completions.create({ messages: MESSAGES, response_format: { type: "json_object" } })],
-      ["suffix", () => client.completions.create({ prompt: "Once", suffix: "end" })],
+      ["tools", () => client.chat.completions.create({ model: M, messages: MESSAGES, tools: [{ type: "function", function: { name: "f" } }] })],
+      ["response_format", () => client.chat.completions.create({ model: M, messages: MESSAGES, response_format: { type: "json_object" } })],
+      ["suffix", () => client.completions.create({ model: M, prompt: "Once", suffix: "end" })],
       ["messages[1].content[0].type", () => client.chat.completions.create({
+        model: M,
         messages: [MESSAGES[0]!, { role: "user", content: [{ type: "image_url", image_url: { url: "data:," } }] }],
       })],
-      ["top_k", () => client.chat.completions.create({ messages: MESSAGES, top_k: 3 } as OpenAI.ChatCompletionCreateParamsNonStreaming)],
+      ["top_k", () => client.chat.completions.create({ model: M, messages: MESSAGES, top_k: 3 } as OpenAI.ChatCompletionCreateParamsNonStreaming & { top_k: number })],
     ];
     for (const [param, call] of refusals) {
       const err = await call().then(() => undefined, (e: unknown) => e);
@@ -145,19 +148,19 @@ describe("serve-model through the openai SDK", () => {
 
   it("honours stop, top_p, penalties and logit_bias on the full distribution", async () => {
     const prompt = "Once upon a time";
-    const greedy = await client.completions.create({ prompt, max_tokens: 40, temperature: 0 });
-    const stopped = await client.completions.create({ prompt, max_tokens: 40, temperature: 0, stop: [" the"] });
+    const greedy = await client.completions.create({ model: M, prompt, max_tokens: 40, temperature: 0 });
+    const stopped = await client.completions.create({ model: M, prompt, max_tokens: 40, temperature: 0, stop: [" the"] });
     expect(greedy.choices[0]!.text.startsWith(stopped.choices[0]!.text)).toBe(true);
     expect([stopped.choices[0]!.text.includes(" the"), stopped.choices[0]!.finish_reason]).toEqual([false, "stop"]);
-    const nucleus = await client.completions.create({ prompt, max_tokens: 40, temperature: 1, top_p: 1e-6, seed: 9 });
+    const nucleus = await client.completions.create({ model: M, prompt, max_tokens: 40, temperature: 1, top_p: 1e-6, seed: 9 });
     expect(nucleus.choices[0]!.text).toBe(greedy.choices[0]!.text);
-    const penalised = await client.completions.create({ prompt, max_tokens: 40, temperature: 0, frequency_penalty: 2, presence_penalty: 1 });
+    const penalised = await client.completions.create({ model: M, prompt, max_tokens: 40, temperature: 0, frequency_penalty: 2, presence_penalty: 1 });
     expect(penalised.choices[0]!.text).not.toBe(greedy.choices[0]!.text);
     // A +100 bias on token 300 makes it the greedy choice; its text is what echoing it alone gives.
-    const token300 = (await client.completions.create({ prompt: [300], max_tokens: 0, echo: true })).choices[0]!.text;
-    const forced = await client.completions.create({ prompt, max_tokens: 1, temperature: 0, logit_bias: { "300": 100 }, logprobs: 0 });
+    const token300 = (await client.completions.create({ model: M, prompt: [300], max_tokens: 0, echo: true })).choices[0]!.text;
+    const forced = await client.completions.create({ model: M, prompt, max_tokens: 1, temperature: 0, logit_bias: { "300": 100 }, logprobs: 0 });
     expect(forced.choices[0]!.logprobs!.tokens![0]!.trim()).toBe(token300.trim());
-    const outside = await client.completions.create({ prompt, logit_bias: { "512": 5 } }).catch((e: unknown) => e);
+    const outside = await client.completions.create({ model: M, prompt, logit_bias: { "512": 5 } }).catch((e: unknown) => e);
     expect((outside as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("logit_bias");
   });
 });

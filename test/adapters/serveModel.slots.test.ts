@@ -7,8 +7,9 @@ import type { ServeModelHealth } from "../../src/api/index.js";
 import { REPO, spawnCalibkit, type Spawned } from "../service/helpers.js";
 
 const MODEL = `${REPO}../shared/models/stories260K.gguf`;
+const M = "stories260K.gguf";
 const KEY = "serve-model-test-key";
-const LONG = { prompt: "Once upon a time", max_tokens: 1500, temperature: 1, ignore_eos: true } as OpenAI.CompletionCreateParamsNonStreaming;
+const LONG = { model: "stories260K.gguf", prompt: "Once upon a time", max_tokens: 1500, temperature: 1, ignore_eos: true } as OpenAI.CompletionCreateParamsNonStreaming & { ignore_eos: boolean };
 
 let wide: Spawned;
 let narrow: Spawned;
@@ -41,8 +42,9 @@ describe("serve-model slots", () => {
   it("answers 8 concurrent requests on parallel slots, each as it answers alone", async () => {
     const client = sdk(wide);
     const ask = (seed: number) => client.chat.completions.create({
+        model: M,
       messages: [{ role: "user", content: `Story number ${seed}` }], max_tokens: 40, seed, ignore_eos: true,
-    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming & { ignore_eos: boolean });
     let peak = 0;
     let running = true;
     const watcher = (async () => {
@@ -73,7 +75,7 @@ describe("serve-model slots", () => {
     const after = await until("slot freed", () => health(narrow), (h) => h.in_flight === 0 && h.slots.busy === 0);
     expect(after.completion_tokens_total - before).toBeLessThan(LONG.max_tokens!);
     // The one slot (and the one queue place) serve the next request at once.
-    const next = await client.completions.create({ prompt: "Once", max_tokens: 4 });
+    const next = await client.completions.create({ model: M, prompt: "Once", max_tokens: 4 });
     expect(next.choices[0]!.finish_reason).toBeDefined();
   });
 
