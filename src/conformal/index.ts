@@ -122,3 +122,8 @@ export { regularizedBeta, inverseRegularizedBeta, binomialCdf, logGamma, logBeta
 // workflow verb and persistence
 export { calibrate, type CalibrateInput, type Calibrated } from "./calibrate.js";
 export { calibratedToJSON, calibratedFromJSON } from "./serialize.js";
+
+// diagnostics of a calibrated run: calibration of forecasts, baseline sets, conditional coverage
+export { expectedCalibrationError, brierScore, logLoss, LOG_LOSS_EPS } from "./calibrationMetrics.js";
+export { labelRank, smallestTopK, topKSet, cumulativeMassSet } from "./baselineSets.js";
+export { coverageByStratum, worstStratumCoverage, type StratumCoverage } from "./stratifiedCoverage.js";
