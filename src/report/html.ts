@@ -3,8 +3,10 @@
 import type { Figure } from "./charts/chart.js";
 import type { RunSummary } from "./summary.js";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml } from "./escape.js";
+import { statisticsSection } from "./statisticsSection.js";
+
+export { escapeHtml };
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "—");
 const num = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : "—");
@@ -38,7 +40,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
   const t = s.test;
   const inBand = t.coverage >= t.band[0] && t.coverage <= t.band[1];
   const headline = table([
-    ["measured coverage (test)", `<b>${pct(t.coverage)}</b> of ${t.n} (target ${pct(t.target)}; expected range ${pct(t.band[0])}–${pct(t.band[1])}${inBand ? "" : " — <span class=bad>outside</span>"})`],
+    ["measured coverage (test)", `<b>${pct(t.coverage)}</b> of ${t.n} (target ${pct(t.target)}; expected range ${pct(t.band[0])}–${pct(t.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its beta-binomial law` : ""}${inBand ? "" : " — <span class=bad>outside</span>"})`],
     [s.queryType === "interval" ? "average interval size" : "average set size", `<b>${num(t.averageSetSize)}</b> ${s.queryType === "interval" ? "levels" : "options"}`],
     ["cross-check", s.crossCheck.disagreements.length === 0 ? `<span class=ok>0 disagreements</span>` : `<span class=bad>${s.crossCheck.disagreements.length} disagreements</span>`],
     ["model accuracy (top-1)", pct(t.accuracy)],
@@ -61,7 +63,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
 <title>calibkit run — ${escapeHtml(s.profile.name)}</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1340px;color:#111827;padding:0 16px}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:28px}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:28px}h3{font-size:1rem;margin-top:16px}
 table{border-collapse:collapse;margin:8px 0}th,td{border-bottom:1px solid #e5e7eb;padding:4px 10px;text-align:left;vertical-align:top}
 th{color:#374151;font-weight:600}table.wide{width:100%}code{font-size:.85em}
 .ok{color:#16a34a;font-weight:600}.bad{color:#dc2626;font-weight:600}
@@ -76,6 +78,7 @@ ${headline}
 <div class="figures">
 ${figs}
 </div>
+${statisticsSection(s)}
 <h2>Cross-check against the local conformal engine</h2>
 ${crossCheckSection(s)}
 <h2>Monitor alerts</h2>

@@ -3,6 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { auditChart } from "./charts/auditInterval.js";
 import { type Figure, renderChart } from "./charts/chart.js";
+import { baselinesChart } from "./charts/baselines.js";
+import { conditionalCoverageChart } from "./charts/conditionalCoverage.js";
 import { coverageSweepChart } from "./charts/coverageSweep.js";
 import { eValueChart } from "./charts/eValuePath.js";
 import { reliabilityChart } from "./charts/reliability.js";
@@ -12,6 +14,7 @@ import type { RunSummary } from "./summary.js";
 
 export type { Disagreement, RunSummary, SummaryAlert } from "./summary.js";
 export type { Figure } from "./charts/chart.js";
+export type { BaselineRow, CoverageStratum, ForecastCalibration, RunStatistics } from "./runStatistics.js";
 export { escapeHtml } from "./html.js";
 
 /** The report's figures, in page order; ids are stable (tests and links use them). */
@@ -28,10 +31,30 @@ export function figuresOf(s: RunSummary): Figure[] {
     },
     { id: "audit", title: "Audit", caption: `realized coverage on ${s.audit.sample} held-out examples with its Clopper–Pearson 95% interval: ${s.audit.result}`, svg: renderChart(auditChart(s), 640, 220) },
     { id: "e-value", title: "Monitor e-value path", caption: `${s.monitor.type} monitor, false-alarm rate ${s.monitor.falseAlarmRate}: ${s.monitor.status}`, svg: renderChart(eValueChart(s)) },
+    ...statisticsFigures(s),
   ];
 }
 
-export const FIGURE_IDS = ["coverage-sweep", "set-sizes", "reliability", "audit", "e-value"] as const;
+/** Figures of the statistics section; none for a summary written before it existed. */
+function statisticsFigures(s: RunSummary): Figure[] {
+  const st = s.statistics;
+  if (!st) return [];
+  const rows = st.coverageByClass.length + st.coverageBySize.length;
+  return [
+    {
+      id: "conditional-coverage", title: "Coverage by true class and by set size",
+      caption: `test coverage of the service's ${s.queryType === "interval" ? "intervals" : "sets"} per stratum, Clopper–Pearson 95% ranges; red: the whole range lies below the target`,
+      svg: renderChart(conditionalCoverageChart(s), 640, Math.max(260, 90 + 26 * rows)),
+    },
+    {
+      id: "baselines", title: "Conformal sets beside naive ones",
+      caption: `coverage against mean size on the test split at α = ${st.alpha}, with Clopper–Pearson 95% ranges`,
+      svg: renderChart(baselinesChart(s)),
+    },
+  ];
+}
+
+export const FIGURE_IDS = ["coverage-sweep", "set-sizes", "reliability", "audit", "e-value", "conditional-coverage", "baselines"] as const;
 
 export function renderReport(summary: RunSummary): string {
   return pageOf(summary, figuresOf(summary));

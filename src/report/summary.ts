@@ -1,5 +1,6 @@
 // What one `calibkit run` measured: written as summary.json and drawn as report.html. Plain data
 // only (numbers, strings, arrays), so the report can be rendered again from the JSON file alone.
+import type { RunStatistics } from "./runStatistics.js";
 
 export interface SummaryAlert {
   type: string;
@@ -63,6 +64,8 @@ export interface RunSummary {
     path: { n: number; eValue: number }[];
     alerts: SummaryAlert[];
   };
+  /** Conditional coverage, threshold, calibration errors, baselines and warnings (absent in older summaries). */
+  statistics?: RunStatistics;
   crossCheck: { answers: number; fields: number; disagreements: Disagreement[] };
   timings: { step: string; seconds: number; items?: number }[];
   totalSeconds: number;

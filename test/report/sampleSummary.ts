@@ -2,6 +2,7 @@
 // so the plots have the shapes a run produces.
 import { clopperPearson, createMonitor, monitorEValue, mulberry32, updateMonitor } from "../../src/conformal/index.js";
 import type { RunSummary } from "../../src/report/index.js";
+import { sampleStatistics } from "./sampleStatistics.js";
 
 export function sampleSummary(overrides: Partial<RunSummary> = {}): RunSummary {
   const rng = mulberry32(11);
@@ -20,6 +21,7 @@ export function sampleSummary(overrides: Partial<RunSummary> = {}): RunSummary {
     const mid = (i + 0.5) / 10;
     return { lower: i / 10, upper: (i + 1) / 10, count: 40 + Math.round(rng() * 200), meanBelief: mid, observed: Math.min(1, Math.max(0, mid + (rng() - 0.5) * 0.1)), meanP0: mid - 0.02, meanP1: mid + 0.02 };
   });
+  const audit: RunSummary["audit"] = { result: "pass", realizedCoverage: 181 / 200, ci, sample: 200, target: 0.9, date: "2025-01-01T00:00:00.000Z" };
   return {
     calibkit: "0.1.0",
     createdAt: "2025-01-01T00:00:00.000Z",
@@ -32,7 +34,8 @@ export function sampleSummary(overrides: Partial<RunSummary> = {}): RunSummary {
       setSizes: [{ size: 1, count: 310 }, { size: 2, count: 160 }, { size: 3, count: 30 }] },
     sweep,
     reliability: { pairs: 2000, bins },
-    audit: { result: "pass", realizedCoverage: 181 / 200, ci, sample: 200, target: 0.9, date: "2025-01-01T00:00:00.000Z" },
+    statistics: sampleStatistics(audit),
+    audit,
     monitor: { id: "m1", type: "coverage", target: 0.1, falseAlarmRate: 0.01, status: "active", threshold: 100, path, alerts: [] },
     crossCheck: { answers: 500, fields: 6000, disagreements: [] },
     timings: [{ step: "evidence", seconds: 20, items: 1900 }, { step: "evaluate", seconds: 3, items: 500 }],

@@ -4,6 +4,7 @@
 import { CalibkitError } from "../../api/index.js";
 import { loadDataset } from "../../datasets/index.js";
 import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
+import { statisticsLines } from "../run/statisticsLines.js";
 
 export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -37,11 +38,12 @@ export async function run(argv: string[]): Promise<number> {
     const { summaryPath, reportPath } = await writeReport(options.out, s);
     const d = s.crossCheck.disagreements;
     const out = [
-      `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])})`,
+      `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its law` : ""})`,
       `average ${s.queryType === "interval" ? "interval size (levels)" : "set size"}: ${s.test.averageSetSize.toFixed(3)}, largest ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} (model top-1 accuracy ${pct(s.test.accuracy)})`,
       `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,
       ...d.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
       ...(d.length > 20 ? [`  … ${d.length - 20} more in ${summaryPath}`] : []),
+      ...statisticsLines(s),
       `audit: ${s.audit.result}, realized coverage ${pct(s.audit.realizedCoverage)} of ${s.audit.sample}, 95% CI ${pct(s.audit.ci[0])}–${pct(s.audit.ci[1])}`,
       `monitor: ${s.monitor.status}, e-value ${(s.monitor.path.at(-1)?.eValue ?? 1).toPrecision(3)} after ${s.monitor.path.length} (alarm at ${s.monitor.threshold})`,
       `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,

@@ -4,7 +4,10 @@
 // `level` range, divided by m: where the measured coverage of a seeded split should land.
 import { conformalRank, logBeta, logGamma } from "../../conformal/index.js";
 
-export function coverageBand(m: number, n: number, alpha: number, level = 0.999): [number, number] {
+/** The band's central probability, named wherever a band is shown. */
+export const BAND_LEVEL = 0.999;
+
+export function coverageBand(m: number, n: number, alpha: number, level = BAND_LEVEL): [number, number] {
   if (m <= 0) return [0, 1];
   const k = conformalRank(n, alpha);
   if (k > n) return [1, 1]; // too few examples: full sets, coverage 1

@@ -17,6 +17,7 @@ import { coverageBand } from "./coverageBand.js";
 import type { RunOptions } from "./options.js";
 import { startProgress } from "./progress.js";
 import { exampleRecord, scoredRow, type Scored } from "./records.js";
+import { runStatistics } from "./statistics.js";
 import { auditStep, evaluateTestSplit, monitorStep } from "./steps.js";
 import { RunInputError } from "./errors.js";
 
@@ -143,6 +144,11 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       },
       sweep: sweepCoverage(calRows, testRows, choices.type, method, name),
       reliability: reliabilityBins(t.pairs),
+      statistics: runStatistics({
+        type: choices.type, method, alpha: options.alpha, seed: name, calibration: calRows, pairs: t.pairs, audit,
+        test: parts.test.map((x, i) => ({ ...testRows[i]!, names: x.item.names, size: t.sizes[i]!, covered: t.hits[i]!, ...(x.item.group !== undefined ? { group: x.item.group } : {}) })),
+        profile: { n: profile.n, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
+      }),
       audit,
       monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },

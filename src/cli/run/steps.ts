@@ -9,6 +9,8 @@ import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./
 
 export interface TestOutcome {
   sizes: number[];
+  /** Per test item, in order: whether the service's answer held the gold one. */
+  hits: boolean[];
   pairs: BeliefPair[];
   covered: number;
   /** Items whose most probable option (the model alone) is the gold one. */
@@ -29,7 +31,7 @@ function keptNames(answer: Record<string, unknown>, names: readonly string[]): s
 export async function evaluateTestSplit(
   client: EvaluationClient, checker: CrossChecker, test: readonly Scored[], target: RequestTarget, bar: Progress,
 ): Promise<TestOutcome> {
-  const out: TestOutcome = { sizes: [], pairs: [], covered: 0, correct: 0 };
+  const out: TestOutcome = { sizes: [], hits: [], pairs: [], covered: 0, correct: 0 };
   for (const x of test) {
     const request = evaluateRequest(x, target);
     const response = await client.evaluate(request);
@@ -37,6 +39,7 @@ export async function evaluateTestSplit(
     const answer = response.answers[QUERY_NAME] as Record<string, unknown>;
     const kept = keptNames(answer, x.item.names);
     out.sizes.push(kept.length);
+    out.hits.push(kept.includes(x.item.answer));
     if (kept.includes(x.item.answer)) out.covered++;
     const p = (x.evidence.option_probabilities ?? x.evidence.level_probabilities)!;
     if (x.item.names.reduce((a, b) => (p[b]! > p[a]! ? b : a)) === x.item.answer) out.correct++;

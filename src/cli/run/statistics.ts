@@ -1,0 +1,167 @@
+// The statistician's section of a run (RunStatistics): conditional coverage of the service's sets on
+// the test split, the locally recomputed threshold, calibration errors of the raw probabilities and of
+// the Venn–Abers beliefs, baseline sets at the same α, and warnings. Pure: data in, plain data out.
+import {
+  brierScore, calibrateInterval, calibrateSet, clopperPearson, coverageByStratum, coverageWithinProbability, cumulativeMassSet,
+  expectedCalibrationError, labelRank, logLoss, rngFromString, smallestTopK, topKSet, worstStratumCoverage,
+} from "../../conformal/index.js";
+import type { BaselineRow, ForecastCalibration, RunStatistics, RunSummary } from "../../report/index.js";
+import type { BeliefPair, ScoredItem } from "./analysis.js";
+import { BAND_LEVEL } from "./coverageBand.js";
+
+/** One test item as the service answered it. */
+export interface AnsweredItem extends ScoredItem {
+  /** Option names (or levels) in the order of `probabilities`. */
+  names: readonly string[];
+  group?: string;
+  /** Size of the service's set (options) or interval (levels). */
+  size: number;
+  covered: boolean;
+}
+
+export interface StatisticsInput {
+  type: "set" | "interval";
+  method: string;
+  alpha: number;
+  /** Seed string of the run (randomized methods draw from it). */
+  seed: string;
+  calibration: readonly ScoredItem[];
+  test: readonly AnsweredItem[];
+  /** The Venn–Abers pairs of the service's answers (set queries). */
+  pairs: readonly BeliefPair[];
+  profile: { n: number; minimumN: number; recommendedN: number };
+  audit: RunSummary["audit"];
+}
+
+/** Strata with fewer test items than this are not counted in the size-stratified coverage. */
+const SSC_MIN_ITEMS = 10;
+const BINS = 10;
+
+function forecast(p: number[], y: number[]): ForecastCalibration {
+  return { n: p.length, ece: expectedCalibrationError(p, y, BINS), brier: brierScore(p, y), logLoss: logLoss(p, y) };
+}
+
+function thresholdOf(input: StatisticsInput): RunStatistics["threshold"] {
+  const { calibration, method, alpha, seed } = input;
+  const width = calibration[0]?.probabilities.length ?? 0;
+  const examples = { probabilities: { data: Float64Array.from(calibration.flatMap((c) => c.probabilities)), width }, labels: Int32Array.from(calibration.map((c) => c.label)) };
+  const options = { method, alpha, rng: rngFromString(`${seed}@threshold`) };
+  const cal = input.type === "set" ? calibrateSet(examples, options) : calibrateInterval(examples, options);
+  const s = cal.strata.get("")!;
+  const q = s.threshold;
+  const rule = !Number.isFinite(q)
+    ? "q̂ = +∞: too few calibration examples for this α, so every answer holds every option"
+    : method === "LAC"
+      ? `an option is in the set when its probability is at least 1 − q̂ = ${(1 - q).toPrecision(4)}`
+      : method === "APS" || method === "RAPS"
+        ? `options join by decreasing probability until their (randomized${method === "RAPS" ? ", rank-penalised" : ""}) cumulative mass reaches q̂`
+        : `levels are kept while their ${method} score is at most q̂`;
+  return { method, score: q, k: s.k, n: s.n, rule };
+}
+
+function baselines(input: StatisticsInput): BaselineRow[] {
+  const { test, alpha } = input;
+  const m = test.length;
+  const row = (name: string, rule: string, sets: (t: AnsweredItem) => { size: number; covered: boolean }, guaranteed: boolean, k?: number): BaselineRow => {
+    let covered = 0;
+    let size = 0;
+    for (const t of test) {
+      const s = sets(t);
+      covered += s.covered ? 1 : 0;
+      size += s.size;
+    }
+    return { name, rule, ...(k !== undefined ? { k } : {}), coverage: covered / m, averageSize: size / m, ci: clopperPearson(covered, m), guaranteed };
+  };
+  const answers = input.type === "interval" ? "intervals" : "sets";
+  const rows = [
+    row("conformal", `the service's ${input.method} ${answers} at α = ${alpha}`, (t) => ({ size: t.size, covered: t.covered }), true),
+    row("top-1", "the most probable option alone", (t) => ({ size: 1, covered: labelRank(t.probabilities, t.label) === 1 }), false),
+  ];
+  if (input.type === "set") {
+    const k = smallestTopK(input.calibration.map((c) => labelRank(c.probabilities, c.label)), alpha);
+    rows.push(row("top-k", `the ${k} most probable options: the smallest k covering 1 − α of the calibration examples`, (t) => {
+      const set = topKSet(t.probabilities, k);
+      return { size: set.length, covered: set.includes(t.label) };
+    }, false, k));
+    rows.push(row("cumulative", `most probable options until their probability adds up to 1 − α = ${1 - alpha} (no calibration)`, (t) => {
+      const set = cumulativeMassSet(t.probabilities, 1 - alpha);
+      return { size: set.length, covered: set.includes(t.label) };
+    }, false));
+  }
+  return rows;
+}
+
+function warningsOf(input: StatisticsInput, s: Omit<RunStatistics, "warnings">): string[] {
+  const { profile, alpha, test, audit } = input;
+  const out: string[] = [];
+  if (profile.n < profile.minimumN) {
+    out.push(`calibration set of ${profile.n} examples is below the minimum n = ${profile.minimumN} for α = ${alpha}: the threshold is infinite and every set holds every option`);
+  } else if (profile.n < profile.recommendedN) {
+    const p = coverageWithinProbability(profile.n, alpha, 0.02);
+    out.push(`small calibration set: ${profile.n} examples (recommended ${profile.recommendedN}); the coverage of sets calibrated on so few lands within ±0.02 of ${1 - alpha} with probability ${(100 * p).toFixed(0)}%, not 95%`);
+  }
+  const half = (s.baselines[0]!.ci[1] - s.baselines[0]!.ci[0]) / 2;
+  if (half > 0.05) out.push(`small test split: ${test.length} items measure coverage to about ±${(100 * half).toFixed(0)} points (95% Clopper–Pearson)`);
+  const strataKinds = [["classes", s.coverageByClass], ["groups", s.coverageByGroup], [input.type === "interval" ? "interval widths" : "set sizes", s.coverageBySize]] as const;
+  for (const [what, strata] of strataKinds) {
+    const under = strata.filter((x) => x.ci[1] < s.target);
+    if (under.length) {
+      out.push(`under-covered ${what}: ${under.slice(0, 8).map((x) => `${x.key} ${(100 * x.coverage).toFixed(1)}% of ${x.n}`).join(", ")}${under.length > 8 ? ", …" : ""} (95% interval below the target; marginal calibration promises nothing per stratum)`);
+    }
+  }
+  if (s.rates.empty > 0) out.push(`${(100 * s.rates.empty).toFixed(1)}% of the sets are empty (LAC returns an empty set when no option is probable enough; those items count as not covered)`);
+  if (audit.result === "fail") out.push(`the audit failed: realized coverage ${(100 * audit.realizedCoverage).toFixed(1)}% of ${audit.sample}, 95% CI entirely below the target`);
+  else if (audit.result === "skipped") out.push("no audit: the split left no held-out audit examples");
+  else if (audit.sample < profile.minimumN) out.push(`the audit sample of ${audit.sample} is small: its interval is wide and it can hardly fail`);
+  return out;
+}
+
+export function runStatistics(input: StatisticsInput): RunStatistics {
+  const { test, alpha } = input;
+  const covered = Uint8Array.from(test.map((t) => (t.covered ? 1 : 0)));
+  const sizes = Int32Array.from(test.map((t) => t.size));
+  const m = test.length;
+  const width = (t: AnsweredItem) => t.probabilities.length;
+  const rawP: number[] = [];
+  const rawY: number[] = [];
+  const topP: number[] = [];
+  const topY: number[] = [];
+  for (const t of test) {
+    t.probabilities.forEach((p, j) => {
+      rawP.push(p);
+      rawY.push(j === t.label ? 1 : 0);
+    });
+    topP.push(Math.max(...t.probabilities));
+    topY.push(labelRank(t.probabilities, t.label) === 1 ? 1 : 0);
+  }
+  const vaP = input.pairs.map(({ p0, p1 }) => p1 / (1 - p0 + p1)); // Vovk & Petej's merge of the pair
+  const vaY = input.pairs.map((x) => (x.gold ? 1 : 0));
+  const bySize = coverageByStratum(test.map((t) => String(t.size)), covered, sizes);
+  const grouped = test.filter((t) => t.group !== undefined);
+  const partial: Omit<RunStatistics, "warnings"> = {
+    alpha,
+    target: 1 - alpha,
+    bandLevel: BAND_LEVEL,
+    threshold: thresholdOf(input),
+    rates: {
+      n: m,
+      empty: m ? test.filter((t) => t.size === 0).length / m : NaN,
+      singleton: m ? test.filter((t) => t.size === 1).length / m : NaN,
+      full: m ? test.filter((t) => t.size === width(t)).length / m : NaN,
+    },
+    coverageByClass: coverageByStratum(test.map((t) => t.names[t.label]!), covered, sizes),
+    coverageByGroup: grouped.length
+      ? coverageByStratum(grouped.map((t) => t.group!), grouped.map((t) => (t.covered ? 1 : 0)), grouped.map((t) => t.size))
+      : [],
+    coverageBySize: bySize,
+    sizeStratifiedCoverage: worstStratumCoverage(bySize, SSC_MIN_ITEMS),
+    calibration: {
+      raw: forecast(rawP, rawY),
+      vennAbers: vaP.length ? forecast(vaP, vaY) : null,
+      topLabel: { ...forecast(topP, topY), accuracy: m ? topY.reduce((a, b) => a + b, 0) / m : NaN, confidence: m ? topP.reduce((a, b) => a + b, 0) / m : NaN },
+    },
+    baselines: [],
+  };
+  partial.baselines = m ? baselines(input) : [];
+  return { ...partial, warnings: m ? warningsOf(input, partial) : ["no test items: nothing to measure"] };
+}
