@@ -52,7 +52,8 @@ function nucleus(weights: readonly number[], topP: number): boolean[] {
   for (const i of order) {
     keep[i] = true;
     mass += weights[i]!;
-    if (mass >= topP * total) break;
+    // A nucleus that reaches top_p exactly (0.5 + 0.3 of 0.8) must not take one more token for a rounding error.
+    if (mass >= topP * total * (1 - 1e-12)) break;
   }
   return keep;
 }

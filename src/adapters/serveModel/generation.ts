@@ -11,7 +11,8 @@ export function parseRequest<S extends z.ZodType>(schema: S, raw: unknown): z.ou
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = requestIssue(parsed.error);
-  throw badRequest(issue.message, issue.param, issue.code);
+  // A body that is no JSON object has no parameter to name.
+  throw badRequest(issue.message, issue.param === "" ? undefined : issue.param, issue.code);
 }
 
 /** The model a request names must be the one served (as OpenAI and vLLM answer, 404), with or without `.gguf`. */
