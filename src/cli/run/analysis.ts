@@ -2,7 +2,7 @@
 // same scores: coverage and set size over a sweep of α, the Venn-Abers reliability bins, the monitor's
 // e-value path, and the set-size histogram of the service's sets.
 import {
-  calibrateInterval, calibrateSet, createMonitor, predictInterval, monitorEValue, predictSet, rngFromString, updateMonitor,
+  calibrateInterval, calibrateSet, createMonitor, predictIntervalBatch, monitorEValue, predictSetBatch, rngFromString, updateMonitor,
 } from "../../conformal/index.js";
 import type { RunSummary } from "../../report/index.js";
 import { coverageBand } from "./coverageBand.js";
@@ -15,24 +15,32 @@ export interface ScoredItem {
 
 export const SWEEP_ALPHAS = [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5];
 
-/** Size of the answer and whether it covers the label, for one calibrated α. */
-type Predictor = (t: ScoredItem) => { size: number; covered: boolean };
-
-function predictorFor(type: "set" | "interval", rows: Float64Array, labels: Int32Array, width: number, method: string, alpha: number, seed: string): Predictor {
+/** Covered test items and summed answer sizes at one α: the whole test set is one batch through the engine. */
+function sweepOne(type: "set" | "interval", rows: Float64Array, labels: Int32Array, width: number, test: Float64Array, testLabels: Int32Array, method: string, alpha: number, seed: string): { covered: number; size: number } {
   const rng = rngFromString(`${seed}@sweep/${alpha}/test`);
   const examples = { probabilities: { data: rows, width }, labels };
+  const batch = { probabilities: test, width };
+  let covered = 0;
+  let size = 0;
   if (type === "set") {
     const cal = calibrateSet(examples, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
-    return (t) => {
-      const p = predictSet(cal, { probabilities: Float64Array.from(t.probabilities) }, rng, { pValues: false });
-      return { size: p.indices.length, covered: p.indices.includes(t.label) };
-    };
+    const p = predictSetBatch(cal, batch, { rng });
+    for (let i = 0; i < testLabels.length; i++) {
+      size += p.sizes[i]!;
+      covered += p.membership[i * width + testLabels[i]!]!;
+    }
+    return { covered, size };
   }
   const cal = calibrateInterval(examples, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
-  return (t) => {
-    const p = predictInterval(cal, { probabilities: Float64Array.from(t.probabilities) }, rng);
-    return p.empty ? { size: 0, covered: false } : { size: p.upper - p.lower + 1, covered: p.lower <= t.label && t.label <= p.upper };
-  };
+  const p = predictIntervalBatch(cal, batch, { rng });
+  for (let i = 0; i < testLabels.length; i++) {
+    const lo = p.lower[i]!;
+    const hi = p.upper[i]!;
+    if (lo > hi) continue; // empty: size 0, not covered
+    size += hi - lo + 1;
+    if (lo <= testLabels[i]! && testLabels[i]! <= hi) covered++;
+  }
+  return { covered, size };
 }
 
 export function sweepCoverage(
@@ -41,15 +49,11 @@ export function sweepCoverage(
   const width = calibration[0]?.probabilities.length ?? 0;
   const rows = Float64Array.from(calibration.flatMap((c) => c.probabilities));
   const labels = Int32Array.from(calibration.map((c) => c.label));
+  for (const t of test) if (t.probabilities.length !== width) throw new RangeError(`sweepCoverage: a test item has ${t.probabilities.length} probabilities, calibration items have ${width}`);
+  const testRows = Float64Array.from(test.flatMap((t) => t.probabilities));
+  const testLabels = Int32Array.from(test.map((t) => t.label));
   return alphas.map((alpha) => {
-    const predict = predictorFor(type, rows, labels, width, method, alpha, seed);
-    let covered = 0;
-    let size = 0;
-    for (const t of test) {
-      const p = predict(t);
-      size += p.size;
-      if (p.covered) covered++;
-    }
+    const { covered, size } = sweepOne(type, rows, labels, width, testRows, testLabels, method, alpha, seed);
     const m = test.length;
     return { alpha, target: 1 - alpha, coverage: m ? covered / m : NaN, averageSetSize: m ? size / m : NaN, band: coverageBand(m, calibration.length, alpha) };
   });
