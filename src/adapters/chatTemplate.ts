@@ -105,7 +105,7 @@ function textOf(lib: NodeLlamaCpp, model: LlamaModel, rendered: LlamaText): stri
 }
 
 /** BOS exactly once: kept where the template wrote it, added where the model wants one and the template did not. */
-function withSingleBos(model: LlamaModel, tokens: Token[]): Token[] {
+export function withSingleBos(model: LlamaModel, tokens: Token[]): Token[] {
   const bos = model.tokens.bos;
   if (bos === null) return tokens;
   let start = 0;

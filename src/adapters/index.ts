@@ -1,5 +1,7 @@
 // Public face of the adapters: local and remote model backends behind one interface.
-export type { AdapterProvider, CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+export type {
+  AdapterProvider, CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
+} from "./types.js";
 export { AccessLevelError, AdapterDisposedError, AdapterError, ChatTemplateError, ModelNotFoundError } from "./errors.js";
 export { requireLevel, resolveAccessLevel } from "./accessLevel.js";
 export { defaultModelsDir, resolveModelPath } from "./modelsDir.js";
@@ -22,3 +24,4 @@ export { DEFAULT_PINNED_DATE, strftimeUtc } from "./chatDate.js";
 export {
   isLoopbackHost, ServeModelError, startModelServer, type ChatRenderer, type ChatTurn, type ModelServer, type ModelServerOptions,
 } from "./serveModel/index.js";
+export { renderJinjaChat } from "./jinjaChat.js";

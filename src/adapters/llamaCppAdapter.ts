@@ -15,7 +15,8 @@ import { SequencePool } from "./sequencePool.js";
 import { renderChatPrompt, type ChatMessage, type ChatTemplateSetting, type RenderedChatPrompt } from "./chatTemplate.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
-import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+import { modelChatTemplate, renderChatPrompt, withSingleBos, type ChatMessage } from "./chatTemplate.js";
+import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
 import type { TokenPath } from "./tokenTrie.js";
 
 export interface LlamaCppAdapterOptions {
@@ -117,8 +118,27 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
     }
   }
 
-  /** Prompt tokens with BOS where the model wants one, so a prompt never starts without a predictor. */
-  tokenizePrompt(text: string): Token[] {
+  get hasChatTemplate(): boolean {
+    return modelChatTemplate(this.llamaModel) !== undefined;
+  }
+
+  async renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat> {
+    const { text, wrapperName, templateSource } = await renderChatPrompt(this.llamaModel, messages, {
+      chatTemplate: options.chatTemplate, addGenerationPrompt: true, ...(options.pinnedDate ? { pinnedDate: options.pinnedDate } : {}),
+    });
+    return { text, wrapperName, templateSource };
+  }
+
+  async countTokens(text: string): Promise<number> {
+    return this.llamaModel.tokenize(text, false, "trimLeadingSpace").length;
+  }
+
+  /**
+   * Prompt tokens with BOS where the model wants one, so a prompt never starts without a predictor. A rendered
+   * chat prompt is tokenized with special tokens parsed and BOS once, exactly as renderChatPrompt gives it.
+   */
+  tokenizePrompt(text: string, rendered = false): Token[] {
+    if (rendered) return withSingleBos(this.llamaModel, this.llamaModel.tokenize(text, true));
     const tokens = this.llamaModel.tokenize(text, false);
     const bos = this.llamaModel.tokens.bos;
     if (bos !== null && (this.llamaModel.tokens.shouldPrependBosToken || tokens.length === 0)) return [bos, ...tokens];
@@ -129,8 +149,8 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
    * Tokens of prefix + continuation, tokenised together so the boundary is the one the model would see;
    * when joint tokenisation changes the prefix tokens, the continuation is tokenised on its own.
    */
-  #path(prefixTokens: Token[], prefix: string, continuation: string): TokenPath {
-    const joint = this.tokenizePrompt(prefix + continuation);
+  #path(prefixTokens: Token[], prefix: string, continuation: string, rendered: boolean): TokenPath {
+    const joint = this.tokenizePrompt(prefix + continuation, rendered);
     const aligned = joint.length > prefixTokens.length && prefixTokens.every((t, i) => joint[i] === t);
     const tokens = aligned ? joint : [...prefixTokens, ...this.llamaModel.tokenize(continuation, false, "trimLeadingSpace")];
     return { tokens, scoreFrom: prefixTokens.length };
@@ -141,8 +161,9 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
     return this.#exclusive(async () => {
       const paths: TokenPath[] = [];
       for (const item of items) {
-        const prefixTokens = this.tokenizePrompt(item.prefix);
-        for (const c of item.continuations) paths.push(this.#path(prefixTokens, item.prefix, c));
+        const rendered = item.rendered ?? false;
+        const prefixTokens = this.tokenizePrompt(item.prefix, rendered);
+        for (const c of item.continuations) paths.push(this.#path(prefixTokens, item.prefix, c, rendered));
       }
       const scored = await scorePaths(this.seqs, paths, options.signal);
       let i = 0;
@@ -153,9 +174,10 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
   async firstTokenLogProbs(prefix: string, continuations: string[], options: CallOptions = {}): Promise<number[]> {
     requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
     return this.#exclusive(async () => {
-      const prefixTokens = this.tokenizePrompt(prefix);
+      const rendered = options.rendered ?? false;
+      const prefixTokens = this.tokenizePrompt(prefix, rendered);
       const paths = continuations.map((c) => {
-        const full = this.#path(prefixTokens, prefix, c);
+        const full = this.#path(prefixTokens, prefix, c, rendered);
         return { tokens: full.tokens.slice(0, full.scoreFrom + 1), scoreFrom: full.scoreFrom };
       });
       const scored = await scorePaths(this.seqs, paths, options.signal);
@@ -164,7 +186,7 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
   }
 
   async sample(prompt: string, n: number, options: SampleOptions = {}): Promise<string[]> {
-    return this.#exclusive(() => sampleFromRoot(this.llamaModel, this.seqs, this.tokenizePrompt(prompt), n, options));
+    return this.#exclusive(() => sampleFromRoot(this.llamaModel, this.seqs, this.tokenizePrompt(prompt, options.rendered), n, options));
   }
 
   async hiddenState(text: string, options: CallOptions = {}): Promise<number[]> {

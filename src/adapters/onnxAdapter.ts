@@ -11,7 +11,11 @@ import { computeFingerprint } from "./fingerprint.js";
 import { logSoftmax } from "./logMath.js";
 import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
 import { sampleSeed } from "./llamaSampling.js";
-import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
+import type { ChatMessage } from "./chatTemplate.js";
+import { readChatTemplateFile } from "./chatTemplate.js";
+import { dateRenderParameters, DEFAULT_PINNED_DATE, pinTemplateDate } from "./chatDate.js";
+import { ChatTemplateError } from "./errors.js";
 
 export interface OnnxAdapterOptions {
   /** A transformers.js model folder: config.json, tokenizer.json, onnx/model.onnx. */
@@ -49,9 +53,44 @@ class OnnxAdapter implements ModelAdapter {
     return this.tokenizer.encode(text, { add_special_tokens: false });
   }
 
-  /** GPT-style models have no BOS of their own; <|endoftext|> starts a prompt so even "" has a predictor. */
-  #prompt(text: string): number[] {
+  /** The tokenizer's own chat template (tokenizer_config.json), if any. */
+  get #ownTemplate(): string | undefined {
+    const t = (this.tokenizer as unknown as { chat_template?: unknown }).chat_template;
+    return typeof t === "string" && t.length > 0 ? t : undefined;
+  }
+
+  get hasChatTemplate(): boolean {
+    return this.#ownTemplate !== undefined;
+  }
+
+  /** transformers.js's apply_chat_template, with the generation prompt and the date pinned in the template's text. */
+  async renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat> {
+    this.#check();
+    const template = typeof options.chatTemplate === "object" ? readChatTemplateFile(options.chatTemplate.file) : this.#ownTemplate;
+    if (template === undefined) throw new ChatTemplateError(`${this.model} has no chat template (tokenizer_config.json); pass a template file`);
+    const date = options.pinnedDate ?? DEFAULT_PINNED_DATE;
+    const pinned = pinTemplateDate(template, date);
+    try {
+      const text = this.tokenizer.apply_chat_template(messages.map((m) => ({ ...m })), {
+        chat_template: pinned, tokenize: false, add_generation_prompt: true, ...dateRenderParameters(date),
+      } as Parameters<PreTrainedTokenizer["apply_chat_template"]>[1]) as unknown as string;
+      return { text, wrapperName: "apply_chat_template", templateSource: `jinja:${pinned}\n\u0000${JSON.stringify(dateRenderParameters(date))}` };
+    } catch (cause) {
+      throw new ChatTemplateError(`The chat template does not render: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+    }
+  }
+
+  async countTokens(text: string): Promise<number> {
+    return this.#encode(text).length;
+  }
+
+  /**
+   * GPT-style models have no BOS of their own; <|endoftext|> starts a prompt so even "" has a predictor. A
+   * rendered chat prompt is taken as transformers tokenizes one: its text alone, special tokens parsed.
+   */
+  #prompt(text: string, rendered = false): number[] {
     const tokens = this.#encode(text);
+    if (rendered && tokens.length > 0) return tokens;
     const config = this.lm.config as { bos_token_id?: number; eos_token_id?: number };
     const start = config.bos_token_id ?? config.eos_token_id;
     return start === undefined ? tokens : [start, ...tokens];
@@ -77,9 +116,9 @@ class OnnxAdapter implements ModelAdapter {
     return result;
   }
 
-  #path(prefix: string, continuation: string): { tokens: number[]; scoreFrom: number } {
-    const head = this.#prompt(prefix);
-    const joint = this.#prompt(prefix + continuation);
+  #path(prefix: string, continuation: string, rendered = false): { tokens: number[]; scoreFrom: number } {
+    const head = this.#prompt(prefix, rendered);
+    const joint = this.#prompt(prefix + continuation, rendered);
     const aligned = joint.length > head.length && head.every((t, i) => joint[i] === t);
     return { tokens: aligned ? joint : [...head, ...this.#encode(continuation)], scoreFrom: head.length };
   }
@@ -92,7 +131,7 @@ class OnnxAdapter implements ModelAdapter {
       const row: number[] = [];
       for (const c of item.continuations) {
         options.signal?.throwIfAborted();
-        const path = this.#path(item.prefix, c);
+        const path = this.#path(item.prefix, c, item.rendered);
         row.push((await this.#scoreTokens(path.tokens, path.scoreFrom)).reduce((s, lp) => s + lp, 0));
       }
       out.push(row);
@@ -104,12 +143,12 @@ class OnnxAdapter implements ModelAdapter {
     this.#check();
     requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
     options.signal?.throwIfAborted();
-    const head = this.#prompt(prefix);
+    const head = this.#prompt(prefix, options.rendered);
     const out = await this.#forward(head);
     const [, , vocab] = out.logits.dims as [number, number, number];
     const row = logSoftmax(out.logits.data as Float32Array, (head.length - 1) * vocab, vocab);
     return continuations.map((c) => {
-      const path = this.#path(prefix, c);
+      const path = this.#path(prefix, c, options.rendered);
       const first = path.tokens[path.scoreFrom];
       return first === undefined ? 0 : row[first]!;
     });
@@ -118,7 +157,7 @@ class OnnxAdapter implements ModelAdapter {
   async sample(prompt: string, n: number, options: SampleOptions = {}): Promise<string[]> {
     this.#check();
     const { seed = 0, maxTokens = 32, temperature = 1, stop = [], signal } = options;
-    const head = this.#prompt(prompt);
+    const head = this.#prompt(prompt, options.rendered);
     const eos = (this.lm.config as { eos_token_id?: number }).eos_token_id;
     const samples: string[] = [];
     for (let i = 0; i < n; i++) {

@@ -1,7 +1,9 @@
 // OpenAI-compatible servers (vLLM, SGLang, llama.cpp's server, `calibkit serve-model`) over undici: the way
 // past one machine. The level is probed once at open: completion logprobs → L1, echo with prompt
 // log-probabilities (or vLLM's prompt_logprobs) → L2, text only → L0. Never L3: a remote server's
-// distribution is neither complete nor guaranteed deterministic.
+// distribution is neither complete nor guaranteed deterministic. Log-probabilities are read in both the
+// legacy shape and the newer `logprobs.content` one; chat prompts are rendered by the server itself
+// (vLLM's /tokenize with messages, llama.cpp's /apply-template).
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
@@ -11,9 +13,17 @@ import { logSumExp } from "./logMath.js";
 import { sampleSeed } from "./llamaSampling.js";
 import { chatBodyFor, completionFromChat } from "./openAIChatFallback.js";
 import {
-  completionResponseSchema, modelListSchema, type CompletionResponse,
+  completionResponseSchema, modelListSchema, promptResponseSchema, tokenizeResponseSchema,
+  type CompletionLogprobs, type CompletionResponse,
 } from "../api/index.js";
-import type { CallOptions, ModelAdapter, SampleOptions, ScoreItem } from "./types.js";
+import type { ChatMessage } from "./chatTemplate.js";
+import { readChatTemplateFile } from "./chatTemplate.js";
+import { DEFAULT_PINNED_DATE, dateRenderParameters, pinTemplateDate } from "./chatDate.js";
+import { ChatTemplateError } from "./errors.js";
+import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
+
+/** How the server renders chat templates, found at open: vLLM's /tokenize, llama.cpp's /apply-template, or not at all. */
+export type ServerChatRendering = "vllm-tokenize" | "llamacpp-apply-template" | "none";
 
 export interface OpenAICompatibleAdapterOptions {
   /** Server root, with or without the trailing /v1. */
@@ -50,6 +60,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
   fingerprint = "";
   /** `chat` for a server without /v1/completions: prompts go to /v1/chat/completions as one user message. */
   endpoint: "completions" | "chat" = "completions";
+  chatRendering: ServerChatRendering = "none";
 
   constructor(
     readonly model: string,
@@ -75,21 +86,65 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     return parsed.data;
   }
 
-  async #call(method: "GET" | "POST", path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  /** The server root, where vLLM's /tokenize and llama.cpp's /apply-template live (beside /v1). */
+  get root(): string {
+    return this.base.replace(/\/v1$/, "");
+  }
+
+  get hasChatTemplate(): boolean {
+    return this.chatRendering !== "none";
+  }
+
+  async renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat> {
+    if (this.chatRendering === "none") throw new ChatTemplateError(`${this.base} renders no chat template (neither vLLM's /tokenize nor llama.cpp's /apply-template answered)`);
+    const date = options.pinnedDate ?? DEFAULT_PINNED_DATE;
+    const file = typeof options.chatTemplate === "object" ? pinTemplateDate(readChatTemplateFile(options.chatTemplate.file), date) : undefined;
+    const plain = messages.map((m) => ({ role: m.role, content: m.content }));
+    if (this.chatRendering === "vllm-tokenize") {
+      const body = {
+        model: this.model, messages: plain, add_generation_prompt: true, add_special_tokens: false,
+        chat_template_kwargs: dateRenderParameters(date), ...(file ? { chat_template: file } : {}),
+      };
+      const tokens = tokenizeResponseSchema.parse(await this.call("POST", "/tokenize", body, undefined, this.root)).tokens;
+      const text = promptResponseSchema.parse(await this.call("POST", "/detokenize", { model: this.model, tokens }, undefined, this.root)).prompt;
+      return { text, wrapperName: "vllm:/tokenize", templateSource: `server:vllm:${this.model}\n\u0000${file ?? "own"}\n\u0000${date.toISOString()}` };
+    }
+    if (file) throw new ChatTemplateError("llama.cpp's server renders only the template it was started with (--chat-template-file there)");
+    const text = promptResponseSchema.parse(await this.call("POST", "/apply-template", { messages: plain }, undefined, this.root)).prompt;
+    return { text, wrapperName: "llama.cpp:/apply-template", templateSource: `server:llama.cpp:${this.model}\n\u0000own` };
+  }
+
+  /** Server-side token count (vLLM's /tokenize); other servers cannot count, which `--normalize tokens` reports. */
+  async countTokens(text: string): Promise<number> {
+    if (this.chatRendering !== "vllm-tokenize") throw new AdapterError(`${this.base} cannot count tokens (no vLLM /tokenize); use --normalize chars or none`);
+    const body = { model: this.model, prompt: text, add_special_tokens: false };
+    return tokenizeResponseSchema.parse(await this.call("POST", "/tokenize", body, undefined, this.root)).tokens.length;
+  }
+
+  /** Extra fields for a rendered prompt: vLLM must not add a second BOS to text that holds one. */
+  #renderedFields(rendered: boolean | undefined): Record<string, unknown> {
+    return rendered && this.chatRendering === "vllm-tokenize" ? { add_special_tokens: false } : {};
+  }
+
+  call(method: "GET" | "POST", path: string, body: unknown, signal?: AbortSignal, root = this.base): Promise<unknown> {
+    return this.#call(method, path, body, signal, root);
+  }
+
+  async #call(method: "GET" | "POST", path: string, body: unknown, signal?: AbortSignal, root = this.base): Promise<unknown> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     const timeout = this.options.timeoutMs ?? 60_000;
     try {
-      const res = await request(`${this.base}${path}`, {
+      const res = await request(`${root}${path}`, {
         method, headers, dispatcher: this.agent, body: body === undefined ? undefined : JSON.stringify(body),
         signal, headersTimeout: timeout, bodyTimeout: timeout,
       });
       const text = await res.body.text();
-      if (res.statusCode >= 400) throw new AdapterStatusError(res.statusCode, `${method} ${this.base}${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+      if (res.statusCode >= 400) throw new AdapterStatusError(res.statusCode, `${method} ${root}${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as unknown;
     } catch (err) {
       if (err instanceof CalibkitError || (err instanceof Error && err.name === "AbortError")) throw err;
-      throw new AdapterError(`${method} ${this.base}${path} failed: ${err instanceof Error ? err.message : String(err)}`, err);
+      throw new AdapterError(`${method} ${root}${path} failed: ${err instanceof Error ? err.message : String(err)}`, err);
     }
   }
 
@@ -101,16 +156,20 @@ class OpenAICompatibleAdapter implements ModelAdapter {
 
   async firstTokenLogProbs(prefix: string, continuations: string[], options: CallOptions = {}): Promise<number[]> {
     requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
-    const res = await this.post({ prompt: prefix, max_tokens: 1, temperature: 0, logprobs: this.options.topLogprobs ?? 20 }, options.signal);
-    const top = res.choices[0]!.logprobs?.top_logprobs?.[0] ?? {};
+    const res = await this.post({
+      prompt: prefix, max_tokens: 1, temperature: 0, logprobs: this.options.topLogprobs ?? 20, ...this.#renderedFields(options.rendered),
+    }, options.signal);
+    const top = legacyLogprobs(res.choices[0]!.logprobs)?.top_logprobs?.[0] ?? {};
     return firstTokenFromTopK(top, continuations);
   }
 
   async scoreContinuations(items: ScoreItem[], options: CallOptions = {}): Promise<number[][]> {
     requireLevel(this.accessLevel, "L2", "scoring continuations");
-    const flat = items.flatMap((item) => item.continuations.map((c) => ({ prefix: item.prefix, continuation: c })));
-    const scores = await pool(flat, this.options.concurrency ?? 8, async ({ prefix, continuation }) => {
-      const res = await this.post({ prompt: prefix + continuation, max_tokens: 0, echo: true, logprobs: 0, temperature: 0 }, options.signal);
+    const flat = items.flatMap((item) => item.continuations.map((c) => ({ prefix: item.prefix, continuation: c, rendered: item.rendered })));
+    const scores = await pool(flat, this.options.concurrency ?? 8, async ({ prefix, continuation, rendered }) => {
+      const res = await this.post({
+        prompt: prefix + continuation, max_tokens: 0, echo: true, logprobs: 0, temperature: 0, ...this.#renderedFields(rendered),
+      }, options.signal);
       return continuationLogProb(res, prefix.length);
     });
     let i = 0;
@@ -123,6 +182,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     return pool(indices, this.options.concurrency ?? 8, async (i) => {
       const res = await this.post({
         prompt, max_tokens: maxTokens, temperature, seed: sampleSeed(seed, i), ...(stop?.length ? { stop } : {}),
+        ...this.#renderedFields(options.rendered),
       }, signal);
       return res.choices[0]!.text;
     });
@@ -169,9 +229,21 @@ export function firstTokenFromTopK(top: Record<string, number>, continuations: s
   return matched.map((m) => m ?? Math.log(rest / Math.max(1, unmatched)));
 }
 
+/** Either log-probability shape as the legacy one; undefined when the server sent none. */
+export function legacyLogprobs(lp: CompletionResponse["choices"][number]["logprobs"]): CompletionLogprobs | undefined {
+  if (!lp) return undefined;
+  if (!("content" in lp) || "tokens" in lp) return lp as CompletionLogprobs;
+  const content = lp.content ?? [];
+  return {
+    tokens: content.map((c) => c.token),
+    token_logprobs: content.map((c) => c.logprob),
+    top_logprobs: content.map((c) => Object.fromEntries((c.top_logprobs ?? []).map((t) => [t.token, t.logprob]))),
+  };
+}
+
 /** Sum of the echoed token log-probabilities whose text starts at or after the prefix's end. */
 export function continuationLogProb(res: CompletionResponse, prefixLength: number): number {
-  const lp = res.choices[0]!.logprobs;
+  const lp = legacyLogprobs(res.choices[0]!.logprobs);
   if (!lp) throw new AdapterError("the server echoed no log-probabilities");
   let offset = 0;
   let sum = 0;
@@ -198,15 +270,33 @@ async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
     await adapter.post({ prompt: "Hello", max_tokens: 1, temperature: 0 });
   }
   const withLogprobs = await tryPost({ prompt: "Hello", max_tokens: 1, temperature: 0, logprobs: 5 });
-  const top = withLogprobs?.choices[0]?.logprobs?.top_logprobs?.[0];
+  const top = legacyLogprobs(withLogprobs?.choices[0]?.logprobs)?.top_logprobs?.[0];
   if (!top || Object.keys(top).length === 0) return "L0";
+  // L2 needs log-probabilities of the prompt's own tokens: an echo that returns them (the text echoed back),
+  // or vLLM's prompt_logprobs. llama.cpp's server ignores both and returns generated tokens only: L1.
   const echo = await tryPost({ prompt: "Hello there", max_tokens: 0, echo: true, logprobs: 0, temperature: 0 });
-  const echoed = echo?.choices[0]?.logprobs;
+  const echoed = legacyLogprobs(echo?.choices[0]?.logprobs);
   if (echoed && echoed.tokens.join("").startsWith("Hello there") && echoed.token_logprobs.some((x) => typeof x === "number")) return "L2";
   const vllm = await tryPost({ prompt: "Hello there", max_tokens: 1, prompt_logprobs: 0, temperature: 0 });
   const promptLp = (vllm?.choices[0] as { prompt_logprobs?: unknown } | undefined)?.prompt_logprobs;
   if (Array.isArray(promptLp) && promptLp.length > 1) return "L2";
   return "L1";
+}
+
+/** Which chat rendering the server offers: vLLM's /tokenize taking messages, else llama.cpp's /apply-template. */
+async function probeChatRendering(adapter: OpenAICompatibleAdapter): Promise<ServerChatRendering> {
+  const messages = [{ role: "user", content: "Hello" }];
+  const answers = async (path: string, body: unknown, schema: { safeParse: (x: unknown) => { success: boolean } }) => {
+    try {
+      return schema.safeParse(await adapter.call("POST", path, body, undefined, adapter.root)).success;
+    } catch {
+      // Any failure means "not offered": a server without the endpoint may answer 404, 405 or 500.
+      return false;
+    }
+  };
+  if (await answers("/tokenize", { model: adapter.model, messages, add_generation_prompt: true }, tokenizeResponseSchema)) return "vllm-tokenize";
+  if (await answers("/apply-template", { messages }, promptResponseSchema)) return "llamacpp-apply-template";
+  return "none";
 }
 
 export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): Promise<ModelAdapter> {
@@ -219,6 +309,7 @@ export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAda
     if (!model) throw new AdapterError(`${base}/models lists no model`);
     const adapter = new OpenAICompatibleAdapter(model, base, agent, options);
     adapter.accessLevel = await probe(adapter);
+    adapter.chatRendering = await probeChatRendering(adapter);
     // No weights are reachable, so the fingerprint names the server, the model id and the detected level.
     const id = JSON.stringify({
       provider: "openai-compatible", base, model, level: adapter.accessLevel, ...(adapter.endpoint === "chat" ? { endpoint: "chat" } : {}),

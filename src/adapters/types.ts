@@ -1,6 +1,7 @@
 // The one interface every model backend implements, so the evidence builder never knows which engine
 // it is talking to. Methods above the adapter's detected level throw AccessLevelError.
 import type { AccessLevel } from "../api/index.js";
+import type { ChatMessage } from "./chatTemplate.js";
 
 export type AdapterProvider = "llama.cpp" | "transformers" | "openai-compatible";
 
@@ -8,12 +9,35 @@ export type AdapterProvider = "llama.cpp" | "transformers" | "openai-compatible"
 export interface CallOptions {
   /** Aborts the call; the adapter stays usable afterwards. */
   signal?: AbortSignal;
+  /**
+   * The prompt is a rendered chat prompt (renderChat): its special-token text is tokenized as special tokens
+   * and it brings its own BOS, so none is added twice. Default false.
+   */
+  rendered?: boolean;
+}
+
+/** How renderChat renders: the model's own template or a Jinja file, and the date printed as today's. */
+export interface ChatRenderOptions {
+  chatTemplate: "auto" | { file: string };
+  /** Default 2024-07-26 (DEFAULT_PINNED_DATE). */
+  pinnedDate?: Date;
+}
+
+export interface RenderedChat {
+  /** The prompt text, ending with the generation prompt (the assistant header). */
+  text: string;
+  /** How it was rendered, e.g. `JinjaTemplate`, `Llama3_1`, `vllm:/tokenize`, `llama.cpp:/apply-template`. */
+  wrapperName: string;
+  /** Everything that decided the rendering (template text or wrapper and settings, date), for prompt_template_hash. */
+  templateSource: string;
 }
 
 /** One prefix with the continuations to score after it. */
 export interface ScoreItem {
   prefix: string;
   continuations: string[];
+  /** The prefix is a rendered chat prompt (see CallOptions.rendered). Default false. */
+  rendered?: boolean;
 }
 
 export interface SampleOptions extends CallOptions {
@@ -51,6 +75,15 @@ export interface ModelAdapter extends AsyncDisposable {
 
   /** L0+: `n` sampled completions of `prompt` from a seeded sampler. */
   sample(prompt: string, n: number, options?: SampleOptions): Promise<string[]>;
+
+  /** Whether the model comes with a chat template of its own (format `auto` then picks `letters`). */
+  readonly hasChatTemplate: boolean;
+
+  /** Renders chat messages, with the generation prompt, as this backend's model expects them. */
+  renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat>;
+
+  /** Tokens of `text` as a continuation (for `--normalize tokens`). */
+  countTokens(text: string): Promise<number>;
 
   /** L4: a hidden-state vector for `text` (pooled over its tokens where the engine pools). */
   hiddenState(text: string, options?: CallOptions): Promise<number[]>;

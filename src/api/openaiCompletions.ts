@@ -37,11 +37,22 @@ export const completionLogprobsSchema = z.looseObject({
 });
 export type CompletionLogprobs = z.infer<typeof completionLogprobsSchema>;
 
+/** The newer shape (chat completions, recent llama.cpp servers): one entry per generated token. */
+export const contentLogprobsSchema = z.looseObject({
+  content: z.array(z.looseObject({
+    token: z.string(),
+    logprob: z.number(),
+    top_logprobs: z.array(z.looseObject({ token: z.string(), logprob: z.number() })).optional(),
+  })).nullable(),
+});
+export type ContentLogprobs = z.infer<typeof contentLogprobsSchema>;
+
 export const completionChoiceSchema = z.looseObject({
   index: z.int().optional(),
   text: z.string(),
   finish_reason: z.string().nullable().optional(),
-  logprobs: completionLogprobsSchema.nullable().optional(),
+  /** The legacy shape (tokens / token_logprobs / top_logprobs) or the newer `content` one. */
+  logprobs: z.union([completionLogprobsSchema, contentLogprobsSchema]).nullable().optional(),
 });
 
 export const completionResponseSchema = z.looseObject({
@@ -52,6 +63,11 @@ export const completionResponseSchema = z.looseObject({
   usage: tokenUsageSchema.optional(),
 });
 export type CompletionResponse = z.infer<typeof completionResponseSchema>;
+
+/** vLLM's POST /tokenize (with `prompt` or chat `messages`). */
+export const tokenizeResponseSchema = z.looseObject({ tokens: z.array(z.int()), count: z.int().optional() });
+/** vLLM's POST /detokenize and llama.cpp's server POST /apply-template both answer `{prompt}`. */
+export const promptResponseSchema = z.looseObject({ prompt: z.string() });
 
 export const modelListSchema = z.looseObject({
   data: z.array(z.looseObject({ id: z.string() })),

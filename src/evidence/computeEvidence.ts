@@ -1,9 +1,12 @@
 // Evidence for every query of one request, at one access level (spec 2.3's table). All option scoring of
 // a request goes to the adapter in one call, so the context is evaluated once for all queries.
 import { levelRank, type AccessLevel, type Evidence, type Query, type Sample } from "../api/index.js";
-import { logSumExp, type ModelAdapter, type ScoreItem } from "../adapters/index.js";
+import { logSumExp, type ModelAdapter } from "../adapters/index.js";
 import { EvidenceError } from "./errors.js";
-import { claimScoringPrompt, queryPrompt, splitClaims, type QueryPrompt } from "./prompts.js";
+import { claimScoringPrompt, queryPrompt, splitClaims } from "./prompts.js";
+import {
+  preparePrompts, queryItem, resolvePromptSettings, scorePrepared, type PreparedPrompt, type PromptSettings, type ResolvedPromptSettings,
+} from "./format/index.js";
 
 export interface EvidenceOptions {
   /** Samples per query at L0, and per claim query at every level. Default 10. */
@@ -14,8 +17,16 @@ export interface EvidenceOptions {
   optionSampleTokens?: number;
   /** Tokens per claim response. Default 64. */
   claimSampleTokens?: number;
+  /**
+   * How option queries are prompted (docs/prompts.md): resolved settings, or settings to resolve against the
+   * adapter on each call. Default: format auto, no few-shot, the model's own chat template, no normalisation.
+   */
+  prompt?: ResolvedPromptSettings | Partial<PromptSettings>;
   signal?: AbortSignal;
 }
+
+/** Resolved settings carry `chat` (null or the template in use); partial ones never do. */
+const isResolved = (p: EvidenceOptions["prompt"]): p is ResolvedPromptSettings => p !== undefined && "chat" in p;
 
 /** Log-scores → probabilities that sum to 1 (renormalised over the options, in float64). */
 export function normalise(names: string[], logScores: number[]): Record<string, number> {
@@ -25,12 +36,15 @@ export function normalise(names: string[], logScores: number[]): Record<string, 
   return Object.fromEntries(names.map((n, i) => [n, probs[i]! / total]));
 }
 
-/** The option a sampled answer names: the longest name it starts with, case-insensitively. */
-function matchName(sample: string, names: string[]): string | undefined {
+/** The option a sampled answer names: the longest target (letter or text) it starts with, case-insensitively. */
+function matchName(sample: string, p: PreparedPrompt): string | undefined {
   const text = sample.trim().toLowerCase();
-  let best: string | undefined;
-  for (const n of names) if (text.startsWith(n.toLowerCase()) && (!best || n.length > best.length)) best = n;
-  return best;
+  let best = -1;
+  p.continuations.forEach((c, i) => {
+    const t = c.trim().toLowerCase();
+    if (t !== "" && text.startsWith(t) && (best < 0 || t.length > p.continuations[best]!.trim().length)) best = i;
+  });
+  return best < 0 ? undefined : p.names[best];
 }
 
 type Scored = Exclude<Query, { type: "route" }>;
@@ -41,37 +55,35 @@ export async function computeEvidence(
   const { samples = 10, seed = 0, optionSampleTokens = 8, claimSampleTokens = 64, signal } = options;
   const rank = levelRank(level);
   const entries = Object.entries(queries).filter((e): e is [string, Scored] => e[1].type !== "route");
-  const prompts = new Map<string, QueryPrompt>();
   for (const [name, q] of entries) {
-    const p = queryPrompt(q, context);
-    if (q.type === "judge" && p.names.length < 2) {
+    if (q.type === "judge" && queryPrompt(q, context).names.length < 2) {
       throw new EvidenceError(`queries.${name}: a judge query needs a context {candidates: {name: text}} with 2 or more candidates`, `queries.${name}`);
     }
-    prompts.set(name, p);
   }
+  const settings = isResolved(options.prompt) ? options.prompt : await resolvePromptSettings(options.prompt ?? {}, adapter);
+  const optionQueries = entries.filter((e): e is [string, Exclude<Scored, { type: "claim" }>] => e[1].type !== "claim");
+  const prepared = await preparePrompts(optionQueries.map(([name, q]) => queryItem(name, q, context)), settings, adapter);
+  const promptOf = new Map<string, { prompt: string; rendered: boolean }>(optionQueries.map(([name], i) => [name, { prompt: prepared[i]!.prefix, rendered: prepared[i]!.rendered }]));
   const evidence: Record<string, Evidence> = {};
-  const optionQueries = entries.filter(([, q]) => q.type !== "claim");
 
-  if (rank >= 2) {
-    const items: ScoreItem[] = optionQueries.map(([name]) => ({ prefix: prompts.get(name)!.prompt, continuations: prompts.get(name)!.continuations }));
-    const scores = await adapter.scoreContinuations(items, { signal });
-    optionQueries.forEach(([name, q], i) => (evidence[name] = probabilitiesEvidence(q, prompts.get(name)!, scores[i]!)));
-  } else if (rank === 1) {
-    for (const [name, q] of optionQueries) {
-      const p = prompts.get(name)!;
-      evidence[name] = probabilitiesEvidence(q, p, await adapter.firstTokenLogProbs(p.prompt, p.continuations, { signal }));
-    }
+  if (rank >= 1) {
+    // One call for all option queries at L2+, so the engine evaluates the shared context once.
+    const scores = await scorePrepared(prepared, adapter, level, settings, signal);
+    optionQueries.forEach(([name, q], i) => (evidence[name] = probabilitiesEvidence(q, prepared[i]!.names, scores[i]!)));
   } else {
-    for (const [name] of optionQueries) {
-      const drawn = await adapter.sample(prompts.get(name)!.prompt, samples, { seed, maxTokens: optionSampleTokens, signal });
+    for (const [i, [name]] of optionQueries.entries()) {
+      const p = prepared[i]!;
+      const drawn = await adapter.sample(p.prefix, samples, { seed, maxTokens: optionSampleTokens, signal, rendered: p.rendered });
       // Samples are sent as the option they name where one matches, so the service can count frequencies.
-      evidence[name] = { samples: drawn.map((s) => matchName(s, prompts.get(name)!.names) ?? s.trim()) };
+      evidence[name] = { samples: drawn.map((s) => matchName(s, p) ?? s.trim()) };
     }
   }
 
   for (const [name, q] of entries) {
     if (q.type !== "claim") continue;
-    const drawn = await adapter.sample(prompts.get(name)!.prompt, samples, { seed, maxTokens: claimSampleTokens, signal });
+    const prompt = queryPrompt(q, context).prompt;
+    promptOf.set(name, { prompt, rendered: false });
+    const drawn = await adapter.sample(prompt, samples, { seed, maxTokens: claimSampleTokens, signal });
     if (rank >= 2) {
       evidence[name] = { samples: await scoreClaims(adapter, q.instructions, context, drawn, signal), claim_scoring: "client" };
     } else {
@@ -80,13 +92,13 @@ export async function computeEvidence(
   }
 
   if (rank >= 4) {
-    for (const [name] of entries) evidence[name]!.hidden_states = await adapter.hiddenState(prompts.get(name)!.prompt, { signal });
+    for (const [name] of entries) evidence[name]!.hidden_states = await adapter.hiddenState(promptOf.get(name)!.prompt, { signal });
   }
   return evidence;
 }
 
-function probabilitiesEvidence(q: Scored, p: QueryPrompt, logScores: number[]): Evidence {
-  const probs = normalise(p.names, logScores);
+function probabilitiesEvidence(q: Scored, names: string[], logScores: number[]): Evidence {
+  const probs = normalise(names, logScores);
   return q.type === "interval" ? { level_probabilities: probs } : { option_probabilities: probs };
 }
 

@@ -6,14 +6,14 @@ export interface QueryPrompt {
   prompt: string;
   /** Evidence key names (option names, levels); empty for claim queries. */
   names: string[];
-  /** The continuation scored for each name: a space then the name, as it would follow "Answer:". */
+  /** The continuation scored for each name: one space then the name, trimmed, as it would follow "Answer:". */
   continuations: string[];
 }
 
 export function queryPrompt(query: Exclude<Query, { type: "route" }>, context: unknown): QueryPrompt {
   const ctx = contentText(context);
   const instructions = contentText(query.instructions);
-  const withNames = (names: string[], prompt: string): QueryPrompt => ({ prompt, names, continuations: names.map((n) => ` ${n}`) });
+  const withNames = (names: string[], prompt: string): QueryPrompt => ({ prompt, names, continuations: names.map((n) => ` ${n.trim()}`) });
   switch (query.type) {
     case "set": {
       const options = Object.entries(query.options).map(([name, desc]) => (desc ? `- ${name}: ${desc}` : `- ${name}`)).join("\n");
