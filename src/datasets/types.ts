@@ -14,6 +14,8 @@ export interface MultipleChoiceItem {
   answer: string;
   /** Mondrian group (e.g. the MMLU subject or the story template); optional. */
   group?: string;
+  /** MMLU subject (underscores kept); prompt formats name it in their description line. */
+  subject?: string;
 }
 
 /** An ordinal item (interval queries): the gold answer is one of the ordered levels. */

@@ -3,6 +3,7 @@
 import { exampleRecordSchema, type AccessHint, type AccessLevel, type ExampleRecord } from "../api/index.js";
 import { resolveAccessLevel, type ModelAdapter } from "../adapters/index.js";
 import { computeEvidence, type EvidenceOptions } from "./computeEvidence.js";
+import { resolvePromptSettings } from "./format/index.js";
 import { parseQueries } from "./buildEvaluateRequest.js";
 import { EvidenceError } from "./errors.js";
 import { createProgress, type ProgressMode } from "./progress.js";
@@ -38,13 +39,15 @@ export async function buildExampleRecords(
   const level = resolveAccessLevel(options.adapter.accessLevel, options.accessHint ?? "auto");
   const { q: query } = parseQueries({ q: options.query });
   if (query!.type === "route") throw new EvidenceError("route queries carry no evidence; their examples need none", "query");
+  // Resolved once, so every record is prompted (and hashed) the same way.
+  const prompt = options.prompt && "chat" in options.prompt ? options.prompt : await resolvePromptSettings(options.prompt ?? {}, options.adapter);
   const progress = createProgress(dataset.length, options.progress ?? "auto");
   const started = performance.now();
   const records: ExampleRecord[] = [];
   try {
     for (const [i, item] of dataset.entries()) {
       options.signal?.throwIfAborted();
-      const evidence = (await computeEvidence(item.context, { q: query! }, options.adapter, level, options)).q;
+      const evidence = (await computeEvidence(item.context, { q: query! }, options.adapter, level, { ...options, prompt })).q;
       const parsed = exampleRecordSchema.safeParse({
         context: item.context, label: item.label,
         ...(item.group === undefined ? {} : { group: item.group }),

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "../../src/cli/run/analysis.js";
-import { clozePrefix } from "../../src/cli/run/clozeEvidence.js";
+import { FORMATS } from "../../src/evidence/index.js";
 import { coverageBand } from "../../src/cli/run/coverageBand.js";
 import { startProgress } from "../../src/cli/run/progress.js";
 import { conformalRank, mulberry32 } from "../../src/conformal/index.js";
@@ -62,9 +62,10 @@ describe("local analyses", () => {
     expect(used.map((b) => [b.count, b.observed])).toEqual([[2, 0.5], [1, 1]]);
     expect(setSizeHistogram([1, 2, 1, 3, 1])).toEqual([{ size: 1, count: 3 }, { size: 2, count: 1 }, { size: 3, count: 1 }]);
   });
-  it("continues a sentence directly and answers a question after 'Answer:'", () => {
-    expect(clozePrefix({ context: "Lily had a ball.", question: "She played with her" })).toBe("Lily had a ball. She played with her");
-    expect(clozePrefix({ context: "", question: "What is 2+2?" })).toBe("What is 2+2?\nAnswer:");
+  it("cloze continues a sentence directly and asks a question as lm-eval's mmlu_continuation", () => {
+    const item = (question: string) => ({ id: "x", context: question.endsWith("?") ? "" : "Lily had a ball.", question, names: ["A", "B"], texts: ["a", "b"] });
+    expect(FORMATS.cloze.text(item("She played with her"))).toBe("Lily had a ball. She played with her");
+    expect(FORMATS.cloze.text(item("What is 2+2?"))).toBe("Question: What is 2+2?\nAnswer:");
   });
 });
 

@@ -2,6 +2,7 @@
 // multiple-choice item becomes a set query over its option names; an ordinal item an interval query
 // over its levels. Both are scored the same way (the text of each name as a continuation).
 import type { Dataset } from "../../datasets/index.js";
+import { queryPrompt, type PromptItem } from "../../evidence/index.js";
 import { RunInputError } from "./errors.js";
 
 export type QueryType = "set" | "interval";
@@ -16,6 +17,8 @@ export interface ChoiceItem {
   texts: string[];
   answer: string;
   group?: string;
+  /** MMLU subject, for the formats' description line. */
+  subject?: string;
 }
 
 export interface Choices {
@@ -30,10 +33,11 @@ export const METHODS_BY_TYPE: Record<QueryType, readonly string[]> = {
 };
 
 export function choicesOf(dataset: Dataset): Choices {
-  const base = (i: { id: string; context: string; question?: string; group?: string }) => ({
+  const base = (i: { id: string; context: string; question?: string; group?: string; subject?: string }) => ({
     id: i.id, context: i.context,
     ...(i.question !== undefined ? { question: i.question } : {}),
     ...(i.group !== undefined ? { group: i.group } : {}),
+    ...(i.subject !== undefined ? { subject: i.subject } : {}),
   });
   switch (dataset.kind) {
     case "multiple_choice":
@@ -58,4 +62,19 @@ export function methodFor(type: QueryType, requested: string | undefined, file: 
   const hit = methods.find((m) => m.toLowerCase() === requested.toLowerCase());
   if (!hit) throw new RunInputError(file, `${type} queries take --method ${methods.join(" or ")}, not "${requested}"`);
   return hit;
+}
+
+/** An item as the prompt formats take it; its instruct prompt is the one of the equivalent set or interval query. */
+export function promptItemOf(item: ChoiceItem, type: QueryType): PromptItem {
+  const instructions = item.question?.trim() || (type === "set" ? "Which option continues the text?" : "Which level fits?");
+  const query = type === "set"
+    ? { type: "set" as const, instructions, options: Object.fromEntries(item.names.map((n, j) => [n, item.texts[j]!])) }
+    : { type: "interval" as const, instructions, levels: item.names };
+  const instruct = queryPrompt(query as Parameters<typeof queryPrompt>[0], item.context);
+  return {
+    id: item.id, context: item.context, names: item.names, texts: item.texts, answer: item.answer,
+    ...(item.question !== undefined ? { question: item.question } : {}),
+    ...(item.subject !== undefined ? { subject: item.subject } : {}),
+    instruct: { prompt: instruct.prompt, continuations: instruct.continuations },
+  };
 }

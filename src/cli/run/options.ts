@@ -8,6 +8,7 @@ import type { DatasetOptions } from "../../datasets/index.js";
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 // The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
 import { defaultModelsDir } from "../../adapters/modelsDir.js";
+import { parsePromptFlags, PROMPT_FLAG_OPTIONS, PROMPT_USAGE, type PromptFlags } from "../promptFlags.js";
 
 export class RunOptionError extends CalibkitError {
   override name = "RunOptionError";
@@ -44,6 +45,8 @@ export interface RunOptions {
   profile: string | undefined;
   /** Monitor false-alarm rate. Default 0.01. */
   falseAlarmRate: number;
+  /** How items are prompted (--format, --template, --num-fewshot, --fewshot, --chat-template, --system, --normalize). */
+  prompt: PromptFlags;
   /** Silence progress output. */
   quiet: boolean;
   help: boolean;
@@ -80,7 +83,7 @@ ${DATASET_USAGE}  --service URL      remote service root ending in /api/v1, API 
   --limit N          use only the first N dataset items
   --profile NAME     profile name (default: from the dataset file name)
   --false-alarm-rate R  monitor false-alarm rate (default 0.01)
-  --quiet            no progress output
+${PROMPT_USAGE}  --quiet            no progress output
   -h, --help         this text
 `;
 
@@ -111,7 +114,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
         layout: { type: "string" }, fields: { type: "string" },
-        help: { type: "boolean", short: "h" },
+        help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
       },
     });
   } catch (err) {
@@ -148,6 +151,9 @@ export function parseRunOptions(argv: string[]): RunOptions {
     limit: v.limit === undefined ? undefined : integer("limit", v.limit, 0, 2),
     profile: v.profile,
     falseAlarmRate: unit("false-alarm-rate", v["false-alarm-rate"], 0.01),
+    prompt: parsePromptFlags(v, (flag, problem) => {
+      throw new RunOptionError(flag, problem);
+    }),
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };

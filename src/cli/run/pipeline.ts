@@ -8,10 +8,11 @@ import { openAdapter } from "../../adapters/index.js";
 import { CrossChecker } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset } from "../../datasets/index.js";
-import { choicesOf, methodFor, type ChoiceItem } from "./choices.js";
+import { choicesOf, methodFor, promptItemOf, type ChoiceItem } from "./choices.js";
 import type { RunSummary } from "../../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
-import { CLOZE_TEMPLATE_HASH, clozeEvidence } from "./clozeEvidence.js";
+import { choiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
+import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
 import type { RunOptions } from "./options.js";
@@ -53,7 +54,10 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
 
   const choices = choicesOf(dataset);
   const method = methodFor(choices.type, options.method, options.dataset);
-  const all = options.limit !== undefined ? choices.items.slice(0, options.limit) : choices.items;
+  const fewshot = await loadFewshot(options.prompt.fewshot, choices.type, options.datasetOptions);
+  const { kept, dropped } = withoutExemplars(choices.items, fewshot);
+  if (dropped > 0) log(`few-shot: ${dropped} dataset item(s) are exemplars and are left out`);
+  const all = options.limit !== undefined ? kept.slice(0, options.limit) : kept;
   const split = splitDataset(all, options, mulberry32(options.seed));
   if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
@@ -65,6 +69,9 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
     const backendName = `${adapter.provider}:${adapter.model}`;
     const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint };
+    const prompt = await resolvePromptSettings({ ...options.prompt.settings, fewshot }, adapter);
+    const promptHash = promptSettingsHash(prompt, choices.type);
+    log(`prompts: ${typeof prompt.format === "string" ? prompt.format : `template ${prompt.format.templateFile}`}${prompt.chat ? ", chat template" : ""}${fewshot.length ? `, ${fewshot.length}-shot` : ""}${prompt.normalize !== "none" ? `, normalize ${prompt.normalize}` : ""} (${promptHash.slice(0, 19)}…)`);
     const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
 
     // The service before the long evidence step, so a wrong URL or API key fails at once.
@@ -74,7 +81,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
     const createdProfile = await client.createProfile({
       name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
-      method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: CLOZE_TEMPLATE_HASH,
+      method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: promptHash,
     });
     // The cross-check recomputes from exactly the examples this run adds: an existing profile would mix in others.
     if (createdProfile.n > 0) {
@@ -85,7 +92,9 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const evidence = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
       try {
-        return await clozeEvidence(ordered, choices.type, adapter, (n) => bar.increment(n));
+        return await choiceEvidence(ordered.map((i) => promptItemOf(i, choices.type)), {
+          type: choices.type, adapter, level: accessLevel, prompt, onBatch: (n) => bar.increment(n),
+        });
       } finally {
         bar.stop();
       }

@@ -2,7 +2,13 @@
 // `metadata.evidence`, DESIGN.md) and client_evidence evaluate requests for the test split.
 import type { AccessLevel, Evidence, EvaluateRequestInput, ExampleRecord } from "../../api/index.js";
 import type { ChoiceItem, QueryType } from "./choices.js";
-import { clozePrefix } from "./clozeEvidence.js";
+import { FORMATS } from "../../evidence/index.js";
+import { promptItemOf } from "./choices.js";
+
+/** The item's own text (the cloze form, without exemplars or chat turns): what a record's context shows. */
+function itemText(item: ChoiceItem): string {
+  return FORMATS.cloze.text(promptItemOf(item, "set"));
+}
 
 export interface Scored {
   item: ChoiceItem;
@@ -18,7 +24,7 @@ export interface RecordContext {
 
 export function exampleRecord({ item, evidence }: Scored, ctx: RecordContext): ExampleRecord {
   return {
-    context: clozePrefix(item),
+    context: itemText(item),
     label: item.answer,
     source: `${ctx.source}#${item.id}`,
     ...(item.group !== undefined ? { group: item.group } : {}),
@@ -46,7 +52,7 @@ export function evaluateRequest({ item, evidence }: Scored, target: RequestTarge
     ? { type: "set", options: Object.fromEntries(item.names.map((n, j) => [n, item.texts[j]!])), ...common }
     : { type: "interval", levels: item.names, ...common };
   return {
-    context: clozePrefix(item),
+    context: itemText(item),
     backend: { provider: "client_evidence", name: target.backendName, access_level: target.accessLevel },
     queries: { [QUERY_NAME]: query },
   } as EvaluateRequestInput;

@@ -57,6 +57,8 @@ export function importMmluCsv(text: string, file: string): MultipleChoiceItem[] 
   const rows = header ? records.slice(1) : records;
   const stem = basename(file).replace(/\.[^.]*$/, "");
   const seen = new Set<string>();
+  // hendrycks/test names each file after its subject and split: abstract_algebra_test.csv.
+  const fileSubject = /^(.+)_(test|dev|val)$/.exec(stem)?.[1] ?? "";
   return rows.map(({ line, fields }) => {
     if (fields.length !== cols.names.length) {
       throw new DatasetError(
@@ -89,8 +91,11 @@ export function importMmluCsv(text: string, file: string): MultipleChoiceItem[] 
       options,
       answer,
     };
-    const subject = cols.subject !== undefined ? fields[cols.subject]!.trim() : "";
-    if (subject !== "") item.group = subject;
+    const subject = cols.subject !== undefined ? fields[cols.subject]!.trim() : fileSubject;
+    if (subject !== "") {
+      item.group = subject;
+      item.subject = subject;
+    }
     return item;
   });
 }

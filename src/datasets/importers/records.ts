@@ -99,6 +99,8 @@ function answerOf(r: Json, names: string[]): string {
 export function multipleChoiceOf(r: Json, fallbackId: string): MultipleChoiceItem {
   const options = optionsOf(r);
   const item: MultipleChoiceItem = { ...common(r, fallbackId), options, answer: answerOf(r, Object.keys(options)) };
+  const subject = text(r, "subject", false)?.trim();
+  if (subject) item.subject = subject;
   if (item.context === "" && (item.question === undefined || item.question.trim() === "")) {
     throw new RecordProblem("question", "a record needs a context or a question");
   }

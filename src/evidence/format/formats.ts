@@ -21,10 +21,14 @@ const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const subjectText = (s: string) => s.replace(/_/g, " ");
 const question = (item: PromptItem) => item.question?.trim() ?? "";
 
-/** A completion is continued directly; a question ends in "?" unless the item says otherwise. */
+/**
+ * A completion is continued directly. An item without a question is one; an item with a subject (MMLU) asks
+ * a question; otherwise a question ends in "?" and anything else is a sentence to complete.
+ */
 export function isCompletion(item: PromptItem): boolean {
   if (question(item) === "") return true;
-  return item.style ? item.style === "completion" : !question(item).endsWith("?");
+  if (item.style) return item.style === "completion";
+  return item.subject ? false : !question(item).endsWith("?");
 }
 
 /** Context and question as one stem: a sentence continues with a space, a question gets its own paragraph. */

@@ -18,7 +18,7 @@ export interface PromptItem {
   answer?: string;
   /**
    * "question": asked with `Question: …\nAnswer:`; "completion": continued directly. Default: a question
-   * when `question` ends in "?", a completion otherwise.
+   * when the item has a subject or `question` ends in "?", a completion otherwise.
    */
   style?: "question" | "completion";
   /** For the instruct format of spec queries: the query's own prompt and continuations (prompts.ts). */
