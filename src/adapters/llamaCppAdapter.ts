@@ -12,10 +12,11 @@ import { computeFingerprint } from "./fingerprint.js";
 import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
 import { SequencePool } from "./sequencePool.js";
-import { renderChatPrompt, type ChatMessage, type ChatTemplateSetting, type RenderedChatPrompt } from "./chatTemplate.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
-import { modelChatTemplate, renderChatPrompt, withSingleBos, type ChatMessage } from "./chatTemplate.js";
+import {
+  modelChatTemplate, renderChatPrompt, withSingleBos, type ChatMessage, type ChatTemplateSetting, type RenderedChatPrompt,
+} from "./chatTemplate.js";
 import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
 import type { TokenPath } from "./tokenTrie.js";
 
