@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything calibkit needs on a fresh Debian machine: the npm packages from the lockfile
-# and, for the browser test of the report, Debian's Chromium.
+# Installs everything calibkit needs on a fresh Debian machine: the npm packages from the lockfile,
+# for the browser test of the report Debian's Chromium, for the store's tests Debian's PostgreSQL, and the
+# compiler better-sqlite3 is built with (its prebuilt binary is a download the registry does not serve).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1; then
@@ -10,5 +11,27 @@ if ! command -v chromium >/dev/null 2>&1; then
   else
     echo "setup: chromium is missing and this is not a root Debian shell; install it (apt-get install chromium) for the browser test" >&2
   fi
+fi
+apt_install() {
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    [ -n "${APT_UPDATED:-}" ] || { apt-get update -qq; APT_UPDATED=1; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  else
+    echo "setup: $* missing and this is not a root Debian shell; install them with apt-get" >&2
+  fi
+}
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "setup: installing Debian's postgresql for the store's tests (a server each test run starts itself)"
+  apt_install postgresql
+fi
+if ! command -v make >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+  echo "setup: installing make, g++ and python3 to compile better-sqlite3"
+  apt_install make g++ python3
+fi
+# node-gyp compiles better-sqlite3 against the running node's headers: use the installed ones rather than a
+# download (the machine reaches only the npm registry and Debian).
+if [ -z "${npm_config_nodedir:-}" ]; then
+  prefix="$(dirname "$(dirname "$(command -v node)")")"
+  if [ -f "$prefix/include/node/node.h" ]; then export npm_config_nodedir="$prefix"; fi
 fi
 npm ci --no-audit --no-fund

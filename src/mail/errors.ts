@@ -61,6 +61,9 @@ export const templateAttributeMissing = (template: string, names: string[]) =>
   );
 export const idempotencyConflict = (key: string) =>
   new MailServiceError("idempotencyConflict", 409, `Idempotency-Key "${key}" was used before with a different request`);
-export const unavailable = () => new MailServiceError("unavailable", 503, "The mail service is shutting down");
+export const unavailable = (why = "The mail service is shutting down", retryAfter?: number) => {
+  const err = new MailServiceError("unavailable", 503, why);
+  return retryAfter === undefined ? err : Object.assign(err, { retryAfter });
+};
 export const internal = (cause: unknown) =>
   new MailServiceError("internal", 500, "Internal error; the request was not accepted", { cause });

@@ -3,8 +3,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { KeyRing } from "./auth.js";
 import {
-  bodyTooLarge, internal, malformedJson, methodNotAllowed, MailServiceError, notFound, unauthorized, unsupportedMediaType,
+  bodyTooLarge, internal, malformedJson, methodNotAllowed, MailServiceError, notFound, unauthorized, unavailable, unsupportedMediaType,
 } from "./errors.js";
+import { StoreUnavailableError } from "../store/index.js";
 import type { MailQueue } from "./queue.js";
 
 export const PREFIX = "/api/batch_mail/api";
@@ -89,8 +90,11 @@ async function route(req: IncomingMessage, res: ServerResponse, o: HttpOptions):
 export function createMailHttpServer(o: HttpOptions): Server {
   return createServer((req, res) => {
     route(req, res, o).catch((err: unknown) => {
-      const e = err instanceof MailServiceError ? err : internal(err);
-      if (!(err instanceof MailServiceError)) o.log(`mail: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      const e = err instanceof MailServiceError ? err
+        : err instanceof StoreUnavailableError ? unavailable(err.message, err.retryAfter)
+        : internal(err);
+      if (e.status === 503 && (e as { retryAfter?: number }).retryAfter !== undefined) res.setHeader("retry-after", String((e as { retryAfter?: number }).retryAfter));
+      if (!(err instanceof MailServiceError) && !(err instanceof StoreUnavailableError)) o.log(`mail: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       if (res.headersSent) return void res.destroy();
       // A rejected body may still be arriving; close after answering rather than read it all.
       if (e.status === 413) res.setHeader("connection", "close");

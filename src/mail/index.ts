@@ -2,7 +2,7 @@
 export { startMailService, type MailService, type MailServiceOptions } from "./service.js";
 export { mailConfigOf, loadMailConfigFile, keysFromEnv, DEFAULT_MAX_BODY_BYTES, type MailServiceConfig, type MailConfigFile } from "./config.js";
 export { MailServiceError, MailConfigError, JournalCorruptError, MAIL_SERVICE_CODES } from "./errors.js";
-export { DataDirLockedError } from "../durable/index.js";
+export { StoreInUseError } from "./deliveryLease.js";
 export { DELIVERY_STATES, type DeliveryState, type InjectionState } from "./lifecycle.js";
 export { TemplateSet, DEFAULT_TEMPLATE, type TemplateSource } from "./templates.js";
 export { PREFIX as MAIL_API_PREFIX } from "./http.js";

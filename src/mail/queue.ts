@@ -1,18 +1,18 @@
 // The durable queue: accepts a validated, rendered send by journaling it before answering, resumes
 // unfinished messages after a restart, and reports a send's state by api_log_id.
 import { createHash, randomBytes } from "node:crypto";
-import { join } from "node:path";
 import type { DeliveryEngine } from "./engines/engine.js";
 import { idempotencyConflict, notFound, unavailable, unknownTemplate } from "./errors.js";
-import { Journal } from "./journal.js";
+import type { Store } from "../store/index.js";
+import { MailLog } from "./mailLog.js";
 import { injectionOf } from "./lifecycle.js";
 import { parseMailRequest, type SendKind } from "./requests.js";
-import { SendStore, type AcceptRecord, type JournalRecord } from "./store.js";
+import { SendStore, type AcceptRecord } from "./store.js";
 import type { TemplateSet } from "./templates.js";
 import { DeliveryWorker, type RetryPolicy } from "./worker.js";
 
 export interface MailQueueOptions {
-  dataDir: string;
+  store: Store;
   engine: DeliveryEngine;
   templates: TemplateSet;
   defaultAddresser: string;
@@ -35,18 +35,18 @@ export class MailQueue {
   private constructor(
     private readonly options: MailQueueOptions,
     private readonly store: SendStore,
-    private readonly journal: Journal,
+    private readonly journal: MailLog,
     private readonly worker: DeliveryWorker,
   ) {}
 
   static async open(options: MailQueueOptions): Promise<MailQueue> {
-    const { journal, records } = await Journal.open(join(options.dataDir, "journal.jsonl"));
+    const { log: journal, records } = await MailLog.open(options.store);
     const store = new SendStore();
-    for (const r of records) store.apply(r as JournalRecord);
+    for (const r of records) store.apply(r);
     const worker = new DeliveryWorker(store, journal, options.engine, options.retry, options.log);
     const queue = new MailQueue(options, store, journal, worker);
     const resumed = store.unfinished();
-    if (resumed.length > 0) options.log(`mail: resuming ${resumed.length} undelivered message(s) from the journal`);
+    if (resumed.length > 0) options.log(`mail: resuming ${resumed.length} undelivered message(s) from the store`);
     worker.enqueue(resumed.map((m) => m.id));
     return queue;
   }

@@ -7,7 +7,8 @@ import { mailConfigOf, type MailServiceConfig } from "./config.js";
 import { createFileEngine } from "./engines/fileEngine.js";
 import { createSmtpEngine } from "./engines/smtpEngine.js";
 import type { DeliveryEngine } from "./engines/engine.js";
-import { lockDataDir } from "../durable/index.js";
+import { openStore } from "../store/index.js";
+import { takeDeliveryLease } from "./deliveryLease.js";
 import { MailConfigError } from "./errors.js";
 import { createMailHttpServer } from "./http.js";
 import { MailQueue } from "./queue.js";
@@ -18,8 +19,10 @@ export interface MailServiceOptions {
   host?: string;
   /** Port; 0 picks a free one. Default 0. */
   port?: number;
-  /** Folder of the journal (and the file engine's outbox). Required. */
+  /** Folder of the embedded SQLite store (and the file engine's outbox). Required. */
   dataDir: string;
+  /** A `postgres://` URL: keep the queue in that PostgreSQL instead of the data folder. */
+  store?: string | undefined;
   /** Configuration; see mailConfigOf for the defaults. */
   config?: Partial<MailServiceConfig>;
   /** Where operational lines go. Default stderr. */
@@ -54,7 +57,18 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
   }
   const templates = new TemplateSet(config.templates);
   await mkdir(options.dataDir, { recursive: true });
-  const lock = await lockDataDir(options.dataDir, "mail.lock", "calibkit mail-serve");
+  const store = await openStore({ url: options.store, dataDir: options.dataDir });
+  let lease: { release(): Promise<void> };
+  try {
+    lease = await takeDeliveryLease(store, log);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const lock = { release: async () => {
+    await lease.release();
+    await store.close();
+  } };
   let engine: DeliveryEngine;
   try {
     engine = await createEngine(config, options.dataDir);
@@ -65,7 +79,7 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
   let queue: MailQueue;
   try {
     queue = await MailQueue.open({
-      dataDir: options.dataDir,
+      store,
       engine,
       templates,
       defaultAddresser: config.defaultAddresser,

@@ -4,7 +4,7 @@
 // `concurrency` of them.
 import type { DeliveryEngine } from "./engines/engine.js";
 import { outgoingOf } from "./engines/engine.js";
-import type { Journal } from "./journal.js";
+import type { MailLog } from "./mailLog.js";
 import { isFinal } from "./lifecycle.js";
 import type { SendStore, StateRecord } from "./store.js";
 
@@ -35,7 +35,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly store: SendStore,
-    private readonly journal: Journal,
+    private readonly journal: MailLog,
     private readonly engine: DeliveryEngine,
     private readonly policy: RetryPolicy,
     private readonly log: (line: string) => void,

@@ -1,11 +1,9 @@
 // The human queue (extension, GET /human-queue): answers a cascade escalated to `human_queue` and the
-// human-review sample of labelling jobs, waiting for a person. Durable like the profiles: one WAL line per
-// item, fsynced before the answer that mentions it is sent.
+// human-review sample of labelling jobs, waiting for a person. Kept in the store, one row per item,
+// committed before the answer that mentions it is sent; every instance on the store lists the same items.
 import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { HumanQueueItem } from "../api/index.js";
-import { WriteAheadLog } from "./store/wal.js";
+import type { Store } from "../store/index.js";
 
 export interface HumanQueueEntry {
   kind: "escalation" | "labelling";
@@ -14,38 +12,36 @@ export interface HumanQueueEntry {
   query?: string;
   job_id?: string;
   detail?: Record<string, unknown>;
+  /** A stable id (a job's review items keep theirs when the job runs again); default a new one. */
+  id?: string;
 }
 
 export class HumanQueue {
-  private constructor(private readonly wal: WriteAheadLog<HumanQueueItem>, private readonly items: HumanQueueItem[]) {}
+  private constructor(private readonly store: Store) {}
 
-  static async open(dataDir: string): Promise<HumanQueue> {
-    const dir = join(dataDir, "human-queue");
-    await mkdir(dir, { recursive: true });
-    const { wal, recovery } = await WriteAheadLog.open<HumanQueueItem>(join(dir, "wal.jsonl"));
-    return new HumanQueue(wal, recovery.records);
+  static async open(store: Store): Promise<HumanQueue> {
+    return new HumanQueue(store);
   }
 
-  /** Appends items durably (one line each) and returns their ids. Appends are serialised by the caller's order. */
-  private tail: Promise<unknown> = Promise.resolve();
-
+  /** Stores the items (all or none) and returns their ids; an item whose id is already stored is kept as it was. */
   async enqueue(entries: HumanQueueEntry[], now = new Date()): Promise<string[]> {
-    const items = entries.map((e): HumanQueueItem => ({ id: `hq_${randomUUID()}`, created_at: now.toISOString(), status: "pending", ...e }));
-    const run = this.tail.then(async () => {
-      for (const item of items) await this.wal.append(item);
-      this.items.push(...items);
-    });
-    this.tail = run.catch(() => undefined);
-    await run;
+    const items = entries.map(({ id, ...e }): HumanQueueItem => ({ id: id ?? `hq_${randomUUID()}`, created_at: now.toISOString(), status: "pending", ...e }));
+    await this.store.humanQueue.insert(items.map((item) => ({ id: item.id, profile: item.profile, kind: item.kind, status: String(item.status), created_at: item.created_at, item })));
     return items.map((i) => i.id);
   }
 
-  list(filter: { profile?: string | null; kind?: string | null } = {}): HumanQueueItem[] {
-    return this.items.filter((i) => (!filter.profile || i.profile === filter.profile) && (!filter.kind || i.kind === filter.kind));
+  async list(filter: { profile?: string | null; kind?: string | null; status?: string | null } = {}): Promise<HumanQueueItem[]> {
+    return (await this.store.humanQueue.list(filter)) as HumanQueueItem[];
   }
 
-  async close(): Promise<void> {
-    await this.tail;
-    await this.wal.close();
+  async get(id: string): Promise<HumanQueueItem | undefined> {
+    return (await this.store.humanQueue.get(id)) as HumanQueueItem | undefined;
   }
+
+  /** Replaces a stored item (a person resolved it); false when there is none with its id. */
+  async update(item: HumanQueueItem): Promise<boolean> {
+    return this.store.humanQueue.update(item.id, String(item.status ?? "pending"), item);
+  }
+
+  async close(): Promise<void> {}
 }

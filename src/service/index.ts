@@ -2,6 +2,4 @@
 export { startService, KeysRequiredError, type StartServiceOptions, type RunningService } from "./service.js";
 export { configSchema, parseConfig, loadConfigFile, type ServiceConfig, type ServiceConfigInput, type BackendConfig } from "./config.js";
 export { formatKeyHash, isLoopbackHost } from "./auth.js";
-export { DataDirLockedError } from "../durable/index.js";
-export { WriteAheadLog } from "./store/wal.js";
 export { BASE_PATH } from "./http/server.js";

@@ -5,6 +5,7 @@ import {
   auditRequestSchema, createMonitorRequestSchema, labelWithJudgeRequestSchema, parseCreateProfileRequest, parseExamplesRequest,
   parseOrThrow, type AuditResult, type Monitor,
 } from "../api/index.js";
+import { IdempotencyKeyTaken, type Store } from "../store/index.js";
 import type { BackendRegistry } from "./backends/backendRegistry.js";
 import { auditCoverage, createMonitor } from "./engine/conformal.js";
 import { coveredBy } from "./engine/coverage.js";
@@ -19,6 +20,7 @@ import type { ProfileStore } from "./profiles/profileStore.js";
 import type { MonitorDefinition, MonitorState } from "./profiles/records.js";
 
 export interface ServiceParts {
+  store: Store;
   profiles: ProfileStore;
   backends: BackendRegistry;
   humanQueue: HumanQueue;
@@ -44,7 +46,7 @@ function monitorOf(state: ProfileState, id: string) {
 }
 
 export function buildRouter(parts: ServiceParts): Router {
-  const { profiles, backends, humanQueue, jobs } = parts;
+  const { store, profiles, backends, humanQueue, jobs } = parts;
   const router = new Router();
 
   router.add("POST", "/evaluate", (req) => evaluate(req.body, parts));
@@ -54,11 +56,11 @@ export function buildRouter(parts: ServiceParts): Router {
     return { status: created ? 201 : 200, body: state.view() };
   });
   router.add("GET", "/calibration-profiles", () => ({ status: 200, body: { profiles: profiles.list().map((p) => p.view()) } }));
-  router.add("GET", "/calibration-profiles/:name", (req) => ({ status: 200, body: profiles.get(req.params.name!).view() }));
+  router.add("GET", "/calibration-profiles/:name", async (req) => ({ status: 200, body: (await profiles.fetch(req.params.name!)).view() }));
 
   router.add("POST", "/calibration-profiles/:name/examples", async (req: ServiceRequest) => {
     const name = req.params.name!;
-    profiles.get(name);
+    await profiles.fetch(name);
     const { examples } = parseExamplesRequest(req.body);
     const rawKey = req.headers["idempotency-key"];
     const key = typeof rawKey === "string" ? rawKey : undefined;
@@ -73,22 +75,28 @@ export function buildRouter(parts: ServiceParts): Router {
       }
       const { record, warnings } = prepareExamples(state, examples, key !== undefined ? { key, sha256 } : undefined);
       return { record, result: (s) => ({ status: 200, body: { ...s.view(), ...(warnings.length ? { warnings } : {}) } }) };
+    }).catch(async (err: unknown) => {
+      if (!(err instanceof IdempotencyKeyTaken)) throw err;
+      // A key older than the answers kept in memory: its batch is stored; nothing is applied twice.
+      const stored = await store.profiles.idempotencyKey(name, err.key);
+      if (stored && stored.sha256 !== sha256) throw invalidField("headers.idempotency-key", "This Idempotency-Key was already used with a different body");
+      return { status: 200, body: { ...profiles.get(name).view(), idempotent_replay: true } };
     });
   });
 
   router.add("POST", "/calibration-profiles/:name/label-with-judge", async (req) => {
-    const profile = profiles.get(req.params.name!);
+    const profile = await profiles.fetch(req.params.name!);
     const request = parseOrThrow(labelWithJudgeRequestSchema, req.body, "label-with-judge request");
     return { status: 202, body: await jobs.submit(profile, request) };
   });
-  router.add("GET", "/calibration-profiles/:name/label-with-judge/:id", (req) => {
-    profiles.get(req.params.name!);
-    return { status: 200, body: jobs.get(req.params.name!, req.params.id!) };
+  router.add("GET", "/calibration-profiles/:name/label-with-judge/:id", async (req) => {
+    await profiles.fetch(req.params.name!);
+    return { status: 200, body: await jobs.get(req.params.name!, req.params.id!) };
   });
 
   router.add("POST", "/calibration-profiles/:name/audit", async (req) => {
     const name = req.params.name!;
-    profiles.get(name);
+    await profiles.fetch(name);
     const { examples } = parseOrThrow(auditRequestSchema, req.body, "audit request");
     return profiles.change(name, async (state) => {
       const covered: boolean[] = [];
@@ -116,7 +124,7 @@ export function buildRouter(parts: ServiceParts): Router {
 
   router.add("POST", "/calibration-profiles/:name/monitors", async (req) => {
     const name = req.params.name!;
-    profiles.get(name);
+    await profiles.fetch(name);
     const request = parseOrThrow(createMonitorRequestSchema, req.body, "monitor request");
     return profiles.change(name, async (state) => {
       const target = request.target ?? state.meta.alpha;
@@ -149,9 +157,9 @@ export function buildRouter(parts: ServiceParts): Router {
   });
 
   router.add("GET", "/backends", async () => ({ status: 200, body: { backends: await backends.list() } }));
-  router.add("GET", "/human-queue", (req) => ({
+  router.add("GET", "/human-queue", async (req) => ({
     status: 200,
-    body: { items: humanQueue.list({ profile: req.query.get("profile"), kind: req.query.get("kind") }) },
+    body: { items: await humanQueue.list({ profile: req.query.get("profile"), kind: req.query.get("kind") }) },
   }));
   router.add("GET", "/health", () => ({ status: 200, body: { status: "ok", profiles: profiles.list().length } }));
   return router;

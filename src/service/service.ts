@@ -1,7 +1,7 @@
-// startService: the self-hosted evaluation service in this process. Opens the data directory (one process
-// per directory), recovers every profile from its log, probes the configured backends, and serves HTTP.
+// startService: the self-hosted evaluation service in this process. Opens the store (SQLite in the data
+// directory, or a shared PostgreSQL), reads every profile from it, probes the configured backends, and
+// serves HTTP. Several processes may share one store: the database does the locking.
 import { createServer, type Server } from "node:http";
-import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { CalibkitError } from "../api/index.js";
@@ -14,15 +14,17 @@ import { LabellingJobs } from "./labellingJobs.js";
 import { ProfileStore } from "./profiles/profileStore.js";
 import { LoadShedder, RateLimiter } from "./rateLimit.js";
 import { buildRouter } from "./routes.js";
-import { lockDataDir } from "../durable/index.js";
+import { openStore } from "../store/index.js";
 
 export interface StartServiceOptions {
   /** Address to bind. Default 127.0.0.1; any non-loopback address requires configured keys. */
   host?: string;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Directory holding profiles, jobs and the human queue. Default `.calibkit/service`. */
+  /** Directory of the embedded SQLite store (profiles, jobs, the human queue). Default `.calibkit/service`. */
   dataDir?: string;
+  /** A `postgres://` URL: keep everything in that PostgreSQL instead, shared with other instances. */
+  store?: string | undefined;
   /** The configuration (file format of docs/service.md), parsed or not. Default: no keys, no backends. */
   config?: ServiceConfigInput | ServiceConfig;
   /** Where log lines go. Default stderr. */
@@ -51,25 +53,24 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const keys = storedKeys(config);
   if (!isLoopbackHost(host) && keys.length === 0) throw new KeysRequiredError(host);
   const dataDir = resolve(options.dataDir ?? ".calibkit/service");
-  await mkdir(dataDir, { recursive: true });
-  const lock = await lockDataDir(dataDir, "service.lock", "calibkit serve");
-  const cleanup: (() => Promise<void> | void)[] = [() => lock.release()];
+  const store = await openStore({ url: options.store, dataDir });
+  const cleanup: (() => Promise<void> | void)[] = [() => store.close()];
   const undo = async () => {
     for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => undefined);
   };
   try {
-    const profiles = await ProfileStore.open(dataDir, log);
+    const profiles = await ProfileStore.open(store, log);
     cleanup.push(() => profiles.close());
-    const humanQueue = await HumanQueue.open(dataDir);
+    const humanQueue = await HumanQueue.open(store);
     cleanup.push(() => humanQueue.close());
     const backends = await BackendRegistry.open(config, log);
     cleanup.push(() => backends.dispose());
-    const jobs = await LabellingJobs.open(dataDir, { profiles, backends, humanQueue, log });
+    const jobs = await LabellingJobs.open(store, { profiles, backends, humanQueue, log });
     cleanup.push(() => jobs.drain());
     const shedder = new LoadShedder({ maxInFlight: config.overload.max_in_flight, maxEventLoopLagMs: config.overload.max_event_loop_lag_ms });
     cleanup.push(() => shedder.dispose());
     const handler = createHttpHandler({
-      router: buildRouter({ profiles, backends, humanQueue, jobs }),
+      router: buildRouter({ store, profiles, backends, humanQueue, jobs }),
       auth: new Authenticator(keys),
       rateLimiter: new RateLimiter({ requestsPerSecond: config.rate_limit.requests_per_second, burst: config.rate_limit.burst }),
       shedder,

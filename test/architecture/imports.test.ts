@@ -14,8 +14,9 @@ const ALLOWED: Record<string, string[]> = {
   evidence: ["api", "adapters"],
   client: ["api", "conformal"],
   durable: ["api"],
-  service: ["api", "conformal", "adapters", "evidence", "durable"],
-  mail: ["api", "client", "durable"],
+  store: ["api"],
+  service: ["api", "conformal", "adapters", "evidence", "durable", "store"],
+  mail: ["api", "client", "durable", "store"],
   datasets: ["api"],
   report: ["api"],
 };
@@ -23,6 +24,7 @@ const ALLOWED: Record<string, string[]> = {
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,
   conformal: /^$/,
+  store: /^(better-sqlite3|pg)$/,
 };
 
 function tsFiles(dir: string): string[] {

@@ -188,7 +188,7 @@ describe("file engine and startup rules", () => {
   });
 
   it("refuses a second service on the same data folder", async () => {
-    await expect(startMailService({ dataDir: dir, log: () => {} })).rejects.toThrow(/in use by another calibkit mail-serve \(process \d+\)/);
+    await expect(startMailService({ dataDir: dir, log: () => {} })).rejects.toThrow(/in use by another calibkit mail-serve \(process \d+ on /);
   });
 
   it("refuses to bind a non-loopback address without keys", async () => {

@@ -75,7 +75,19 @@ describe("error statuses", () => {
   it("529 with retry-after when more requests are in flight than allowed", async () => {
     await post(open.url, "/calibration-profiles", JSON.stringify({ name: "load", backend: CLIENT_BACKEND, alpha: 0.1 }));
     const body = JSON.stringify({ examples: Array.from({ length: 20 }, (_, i) => ({ context: `c${i}`, label: "A" })) });
-    const responses = await Promise.all(Array.from({ length: 30 }, () => post(open.url, "/calibration-profiles/load/examples", body)));
+    // Each body arrives in two parts 100 ms apart, so the 30 requests are in flight together whatever the store's speed.
+    const slowBody = () => new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const bytes = new TextEncoder().encode(body);
+        controller.enqueue(bytes.subarray(0, 10));
+        await new Promise((r) => setTimeout(r, 100));
+        controller.enqueue(bytes.subarray(10));
+        controller.close();
+      },
+    });
+    const responses = await Promise.all(Array.from({ length: 30 }, () => fetch(`${open.url}/api/v1/calibration-profiles/load/examples`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: slowBody(), duplex: "half",
+    } as RequestInit)));
     const shed = responses.filter((r) => r.status === 529);
     expect(shed.length).toBeGreaterThan(0);
     expect(Number(shed[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -114,8 +126,30 @@ describe("error statuses", () => {
     expect(String(err)).toMatch(/non-loopback address, without API keys/);
   });
 
-  it("refuses a second server on the same data directory", async () => {
-    const err = await spawnCalibkit(["serve", "--port", "0", "--data", open.data]).catch((x: Error) => x);
-    expect(String(err)).toMatch(/in use by another calibkit serve/);
+  it("lets a second server share the data directory: the store does the locking, both see every write", async () => {
+    await post(open.url, "/calibration-profiles", JSON.stringify({ name: "shared", backend: CLIENT_BACKEND, alpha: 0.1 }));
+    await post(open.url, "/calibration-profiles/shared/examples", JSON.stringify({ examples: [{ context: "a", label: "yes" }] }));
+    const second = await spawnCalibkit(["serve", "--port", "0", "--data", open.data]);
+    try {
+      const get = async (url: string) => {
+        const { request_id: _, ...profile } = (await (await fetch(`${url}/api/v1/calibration-profiles/shared`)).json()) as { n: number; version: number; request_id: string };
+        return profile;
+      };
+      const before = await get(open.url);
+      expect(await get(second.url)).toEqual(before);
+      const res = await fetch(`${second.url}/api/v1/calibration-profiles/shared/examples`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ examples: [{ context: "from the second", label: "yes" }] }),
+      });
+      expect(res.status).toBe(200);
+      let seen = await get(open.url);
+      for (let i = 0; i < 100 && seen.n === before.n; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = await get(open.url);
+      }
+      expect(seen.n).toBe(before.n + 1);
+      expect(seen.version).toBe(before.version + 1);
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -13,7 +13,8 @@ GET /api/batch_mail/api/status/{api_log_id}. Prints "listening http://HOST:PORT"
 options:
   --host HOST        bind address (default 127.0.0.1; a non-loopback bind needs keys)
   --port N           port, 0 for a free one (default 8025)
-  --data DIR         journal and outbox folder (default ./calibkit-mail)
+  --data DIR         folder of the embedded SQLite store and the outbox (default ./calibkit-mail)
+  --store URL        a postgres:// URL: keep the queue in that PostgreSQL (default env CALIBKIT_STORE)
   --engine E         file (default: .eml files in DIR/outbox) or smtp
   --smtp URL         relay for the smtp engine, smtp://user:pass@host:port or smtps://...
                      (or env CALIBKIT_MAIL_SMTP, which keeps the password off the command line)
@@ -29,7 +30,7 @@ environment:
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("mail-serve", argv, {
     host: { type: "string" }, port: { type: "string" }, data: { type: "string" }, engine: { type: "string" },
-    smtp: { type: "string" }, outbox: { type: "string" }, config: { type: "string" },
+    smtp: { type: "string" }, outbox: { type: "string" }, config: { type: "string" }, store: { type: "string" },
   }, HELP);
   if (typeof parsed === "number") return parsed;
   const args = parsed.values;
@@ -53,6 +54,7 @@ export async function run(argv: string[]): Promise<number> {
     host: args.host ?? "127.0.0.1",
     port,
     dataDir: resolve(args.data ?? "calibkit-mail"),
+    store: args.store ?? (process.env.CALIBKIT_STORE || undefined),
     config,
   });
   process.stdout.write(`listening ${service.url}\n`);

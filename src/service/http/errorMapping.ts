@@ -1,6 +1,7 @@
 // Turns anything a handler throws into a status and a body of spec section 7 (and DESIGN.md's 422 shape):
 // 422 → {error: "validation_failed", message, field, issues}; others → {error: <snake_code>, message}.
 import { CalibkitError, ValidationError } from "../../api/index.js";
+import { StoreUnavailableError } from "../../store/index.js";
 import { ServiceError } from "../errors.js";
 
 export interface MappedError {
@@ -27,6 +28,9 @@ export function mapError(err: unknown): MappedError {
       if (err.status === 422) body.issues = [{ field: err.field, message: err.message }];
     }
     return { status: err.status, body, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) };
+  }
+  if (err instanceof StoreUnavailableError) {
+    return { status: 503, body: { error: "store_unavailable", message: err.message }, retryAfter: err.retryAfter };
   }
   if (isConformalError(err)) {
     const field = err.field ?? "";

@@ -21,6 +21,8 @@ export interface AuditEntry {
 export class ProfileState {
   readonly examples: ExampleRecord[] = [];
   version = 0;
+  /** Sequence number of the last stored event applied (the store numbers every change of a profile). */
+  seq = 0;
   fingerprint: string | undefined;
   staleReason: string | undefined;
   readonly audits: AuditEntry[] = [];
@@ -46,6 +48,13 @@ export class ProfileState {
     const by = this.meta.group_by;
     const value = by ? example.metadata?.[by] : undefined;
     return typeof value === "string" && value !== "" ? value : undefined;
+  }
+
+  /** Applies a stored event once: one already applied (seq at or below ours) changes nothing. */
+  applyEvent(seq: number, record: ProfileRecord): void {
+    if (seq <= this.seq) return;
+    this.apply(record);
+    this.seq = seq;
   }
 
   apply(record: ProfileRecord): void {

@@ -1,58 +1,71 @@
-// Profiles on disk: DATA/profiles/<name>/profile.json (the creation snapshot, atomic) and wal.jsonl (every
-// change since). Writers to one profile are serialised by a per-profile mutex; a change is appended and
-// fsynced before it is applied in memory and acknowledged, so memory never runs ahead of the disk.
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+// Profiles in memory over the store: each profile's state is its creation document plus its stored events
+// applied in order. A change is written as one event under the profile's row lock (after catching up with
+// what other instances wrote), committed durably, and only then applied here and acknowledged, so memory
+// never runs ahead of the store. Changes made by other instances arrive as store notices and are applied
+// in the background.
 import type { CreateProfile } from "../../api/index.js";
+import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound } from "../errors.js";
-import { fsyncDir, removeStaleTemporaries, writeFileAtomic } from "../../durable/index.js";
 import { KeyedMutex } from "../store/mutex.js";
-import { WriteAheadLog } from "../store/wal.js";
 import { ProfileState } from "./profileState.js";
 import type { ProfileMeta, ProfileRecord } from "./records.js";
 
-interface OpenProfile {
-  state: ProfileState;
-  wal: WriteAheadLog<ProfileRecord>;
-}
-
 export class ProfileStore {
-  private readonly profiles = new Map<string, OpenProfile>();
+  private readonly profiles = new Map<string, ProfileState>();
   private readonly mutex = new KeyedMutex();
   private closed = false;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(private readonly store: Store, private readonly log: (line: string) => void) {}
 
-  static async open(dataDir: string, log: (line: string) => void): Promise<ProfileStore> {
-    const store = new ProfileStore(join(dataDir, "profiles"));
-    await mkdir(store.dir, { recursive: true });
-    for (const name of (await readdir(store.dir)).sort()) {
-      const dir = join(store.dir, name);
-      if (!(await stat(dir)).isDirectory()) continue;
-      await removeStaleTemporaries(dir);
-      const metaText = await readFile(join(dir, "profile.json"), "utf8").catch(() => undefined);
-      if (metaText === undefined) {
-        // Created up to the directory but never acknowledged (no snapshot): nothing to keep.
-        await rm(dir, { recursive: true, force: true });
-        continue;
+  static async open(store: Store, log: (line: string) => void): Promise<ProfileStore> {
+    const profiles = new ProfileStore(store, log);
+    for (const stored of await store.profiles.list()) await profiles.load(stored.name, stored.meta as ProfileMeta);
+    await store.onChange((what) => profiles.noticed(what));
+    return profiles;
+  }
+
+  /** Reads a profile's events from the store into a new state. */
+  private async load(name: string, meta: ProfileMeta): Promise<ProfileState> {
+    const state = new ProfileState(meta);
+    for (const event of await this.store.profiles.events(name, 0)) state.applyEvent(event.seq, event.record as ProfileRecord);
+    this.profiles.set(name, state);
+    return state;
+  }
+
+  /** Brings one profile up to the store's head (another instance wrote to it, or created it). */
+  private async catchUp(name: string): Promise<ProfileState | undefined> {
+    return this.mutex.run(name, async () => {
+      const state = this.profiles.get(name);
+      if (!state) {
+        const stored = await this.store.profiles.get(name);
+        return stored ? this.load(name, stored.meta as ProfileMeta) : undefined;
       }
-      const state = new ProfileState(JSON.parse(metaText) as ProfileMeta);
-      const { wal, recovery } = await WriteAheadLog.open<ProfileRecord>(join(dir, "wal.jsonl"));
-      for (const record of recovery.records) state.apply(record);
-      if (recovery.truncatedBytes > 0) log(`profile ${name}: cut a torn tail of ${recovery.truncatedBytes} bytes from its log (an unacknowledged write)`);
-      if (recovery.skippedLines.length > 0) log(`profile ${name}: skipped corrupt log lines ${recovery.skippedLines.join(", ")}`);
-      store.profiles.set(state.name, { state, wal });
-    }
-    return store;
+      for (const event of await this.store.profiles.events(name, state.seq)) state.applyEvent(event.seq, event.record as ProfileRecord);
+      return state;
+    });
+  }
+
+  private noticed(what: string): void {
+    if (this.closed) return;
+    const refresh = async () => {
+      if (what.startsWith("profile:")) {
+        await this.catchUp(what.slice("profile:".length));
+        return;
+      }
+      for (const [name, head] of await this.store.profiles.heads()) {
+        if ((this.profiles.get(name)?.seq ?? -1) < head) await this.catchUp(name);
+      }
+    };
+    refresh().catch((err: unknown) => this.log(`could not read changes from the store: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   list(): ProfileState[] {
-    return [...this.profiles.values()].map((p) => p.state).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.profiles.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   find(name: string): ProfileState | undefined {
-    return this.profiles.get(name)?.state;
+    return this.profiles.get(name);
   }
 
   get(name: string, field?: string): ProfileState {
@@ -61,9 +74,16 @@ export class ProfileStore {
     return state;
   }
 
+  /** As get, but asks the store first when this instance has not seen the profile yet (made by another one). */
+  async fetch(name: string, field?: string): Promise<ProfileState> {
+    const state = this.find(name) ?? (await this.catchUp(name));
+    if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
+    return state;
+  }
+
   /** Creates a profile; re-creating one with the same definition returns it (201 → 200), a different one is 409. */
   async create(request: CreateProfile, now = new Date()): Promise<{ state: ProfileState; created: boolean }> {
-    return this.mutex.run(`create:${request.name}`, async () => {
+    return this.mutex.run(request.name, async () => {
       const backendFingerprint = (request.backend as { fingerprint?: unknown }).fingerprint;
       const meta: ProfileMeta = {
         name: request.name,
@@ -77,54 +97,54 @@ export class ProfileStore {
         created_at: now.toISOString(),
       };
       const existing = this.profiles.get(request.name);
-      if (existing) {
-        if (sameDefinition(existing.state.meta, meta)) return { state: existing.state, created: false };
-        throw conflict(`A calibration profile named "${request.name}" already exists with another definition`);
+      if (existing) return same(existing, meta);
+      const state = newProfileState(meta); // validates alpha (minimum_n) before anything is stored
+      const { created, profile } = await this.store.profiles.create(request.name, meta, meta.created_at);
+      if (!created) {
+        // Another instance created it first: theirs stands.
+        const theirs = this.profiles.get(request.name) ?? (await this.load(request.name, profile.meta as ProfileMeta));
+        return same(theirs, meta);
       }
-      const state = newProfileState(meta); // validates alpha (minimum_n) before anything touches the disk
-      const dir = join(this.dir, request.name);
-      await mkdir(dir, { recursive: true });
-      const { wal } = await WriteAheadLog.open<ProfileRecord>(join(dir, "wal.jsonl"));
-      try {
-        await writeFileAtomic(join(dir, "profile.json"), JSON.stringify(meta));
-        await fsyncDir(this.dir);
-      } catch (err) {
-        await wal.close();
-        throw err;
-      }
-      this.profiles.set(request.name, { state, wal });
+      this.profiles.set(request.name, state);
       return { state, created: true };
     });
   }
 
   /**
-   * Runs `prepare` on the profile under its lock; the record it returns is appended durably, then applied.
-   * `prepare` validates and may throw: nothing is written then.
+   * Runs `prepare` on the profile under its lock, caught up with the store; the record it returns is
+   * committed as the profile's next event, then applied. `prepare` validates and may throw: nothing is
+   * written then.
    */
   async change<T>(name: string, prepare: (state: ProfileState) => Promise<{ record?: ProfileRecord; result: (state: ProfileState) => T }>): Promise<T> {
+    const state = await this.fetch(name);
     return this.mutex.run(name, async () => {
       if (this.closed) throw new Error("the profile store is closed");
-      const open = this.profiles.get(name);
-      if (!open) throw notFound(`No calibration profile named "${name}"`);
-      const { record, result } = await prepare(open.state);
-      if (record) {
-        await open.wal.append(record);
-        open.state.apply(record);
-      }
-      return result(open.state);
+      const { seq, value } = await this.store.profiles.append(name, state.seq, async (missed) => {
+        for (const event of missed) state.applyEvent(event.seq, event.record as ProfileRecord);
+        const prepared = await prepare(state);
+        const record = prepared.record;
+        const event = record ? { kind: record.t, record, idempotency: record.t === "examples" ? record.idempotency : undefined } : undefined;
+        return { event, value: prepared };
+      });
+      if (seq !== undefined && value.record) state.applyEvent(seq, value.record);
+      return value.result(state);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.mutex.drain();
-    for (const { wal } of this.profiles.values()) await wal.close();
   }
 }
 
 function sameDefinition(a: ProfileMeta, b: ProfileMeta): boolean {
   const strip = ({ created_at: _c, ...rest }: ProfileMeta) => canonicalJson(rest);
   return strip(a) === strip(b);
+}
+
+function same(existing: ProfileState, meta: ProfileMeta): { state: ProfileState; created: boolean } {
+  if (sameDefinition(existing.meta, meta)) return { state: existing, created: false };
+  throw conflict(`A calibration profile named "${meta.name}" already exists with another definition`);
 }
 
 /** A new profile's state; an alpha too small for any calibration is a 422 at the request's `alpha`. */

@@ -1,0 +1,112 @@
+// Profiles as the store keeps them: the creation document, and every later change as an event numbered
+// under the profile row's lock, so concurrent writers through any instance get one order. The documents
+// are the service's own records (JSON); the store reads only the columns it indexes.
+import { isUniqueViolation } from "./errors.js";
+import type { SqlEngine } from "./sql.js";
+
+export interface StoredProfile {
+  name: string;
+  meta: unknown;
+  /** Sequence number of the profile's last event (0: none yet). */
+  head: number;
+}
+
+export interface ProfileEvent {
+  seq: number;
+  record: unknown;
+}
+
+/** What a writer appends: one record, and the idempotency key it answers (unique per profile in the store). */
+export interface NewEvent {
+  kind: string;
+  record: unknown;
+  idempotency?: { key: string; sha256: string } | undefined;
+}
+
+const profileOf = (row: { name: string; meta: string; head: number }): StoredProfile => ({ name: row.name, meta: JSON.parse(row.meta), head: Number(row.head) });
+
+export class ProfileTable {
+  constructor(private readonly db: SqlEngine) {}
+
+  async list(): Promise<StoredProfile[]> {
+    const rows = await this.db.all<{ name: string; meta: string; head: number }>(`SELECT name, meta, head FROM profiles ORDER BY name`);
+    return rows.map(profileOf);
+  }
+
+  async get(name: string): Promise<StoredProfile | undefined> {
+    const [row] = await this.db.all<{ name: string; meta: string; head: number }>(`SELECT name, meta, head FROM profiles WHERE name = $1`, [name]);
+    return row ? profileOf(row) : undefined;
+  }
+
+  /** Heads of every profile: how an instance finds what others changed. */
+  async heads(): Promise<Map<string, number>> {
+    const rows = await this.db.all<{ name: string; head: number }>(`SELECT name, head FROM profiles`);
+    return new Map(rows.map((r) => [r.name, Number(r.head)]));
+  }
+
+  /** Creates the profile, or returns the one already stored under that name (`created: false`). */
+  async create(name: string, meta: unknown, createdAt: string): Promise<{ created: boolean; profile: StoredProfile }> {
+    const inserted = await this.db.transaction(async (tx) => {
+      const n = await tx.run(`INSERT INTO profiles (name, meta, head, created_at) VALUES ($1, $2, 0, $3) ON CONFLICT (name) DO NOTHING`, [name, JSON.stringify(meta), createdAt]);
+      if (n > 0) await this.db.notify(tx, `profile:${name}`);
+      return n > 0;
+    });
+    const profile = await this.get(name);
+    if (!profile) throw new Error(`profile ${name} vanished after its creation`);
+    return { created: inserted, profile };
+  }
+
+  /** Events after `afterSeq`, in order. */
+  async events(name: string, afterSeq: number, limit = 1_000_000_000): Promise<ProfileEvent[]> {
+    const rows = await this.db.all<{ seq: number; record: string }>(
+      `SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [name, afterSeq, limit]);
+    return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) }));
+  }
+
+  /**
+   * Appends one event under the profile's row lock. `build` first receives the events other writers committed
+   * after `knownHead` (the caller applies them, then decides on the state they lead to) and returns the new
+   * event, or undefined to write nothing. Resolves once the event is committed durably.
+   */
+  async append<T>(name: string, knownHead: number, build: (missed: ProfileEvent[]) => Promise<{ event?: NewEvent | undefined; value: T }>): Promise<{ seq: number | undefined; value: T }> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.all<{ head: number }>(`SELECT head FROM profiles WHERE name = $1${this.db.forUpdate}`, [name]);
+      if (!row) throw new Error(`profile ${name} is not in the store`);
+      const head = Number(row.head);
+      const missed = head > knownHead
+        ? (await tx.all<{ seq: number; record: string }>(`SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 ORDER BY seq`, [name, knownHead]))
+            .map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) as unknown }))
+        : [];
+      const { event, value } = await build(missed);
+      if (!event) return { seq: undefined, value };
+      const seq = head + 1;
+      if (event.idempotency) {
+        try {
+          await tx.run(`INSERT INTO idempotency_keys (scope, key, sha256, ref, created_at) VALUES ($1, $2, $3, $4, $5)`,
+            [`profile:${name}`, event.idempotency.key, event.idempotency.sha256, String(seq), new Date().toISOString()]);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new IdempotencyKeyTaken(event.idempotency.key);
+          throw err;
+        }
+      }
+      await tx.run(`INSERT INTO profile_events (profile, seq, kind, record) VALUES ($1, $2, $3, $4)`, [name, seq, event.kind, JSON.stringify(event.record)]);
+      await tx.run(`UPDATE profiles SET head = $2 WHERE name = $1`, [name, seq]);
+      await this.db.notify(tx, `profile:${name}`);
+      return { seq, value };
+    });
+  }
+
+  /** The idempotency key as stored for a profile (kept forever, unlike the answers the service remembers). */
+  async idempotencyKey(name: string, key: string): Promise<{ sha256: string; seq: number } | undefined> {
+    const [row] = await this.db.all<{ sha256: string; ref: string }>(`SELECT sha256, ref FROM idempotency_keys WHERE scope = $1 AND key = $2`, [`profile:${name}`, key]);
+    return row ? { sha256: row.sha256, seq: Number(row.ref) } : undefined;
+  }
+}
+
+/** An Idempotency-Key already stored for this profile (its batch is in the events the caller missed). */
+export class IdempotencyKeyTaken extends Error {
+  override name = "IdempotencyKeyTaken";
+  constructor(readonly key: string) {
+    super(`Idempotency-Key ${key} is already stored`);
+  }
+}

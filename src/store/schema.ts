@@ -1,0 +1,36 @@
+// The tables of both services, in the SQL both engines share (TEXT JSON documents, BIGINT counters).
+// `calibkit_schema` holds the version; a database of a newer version is refused, an older one migrated.
+import type { SqlEngine } from "./sql.js";
+
+export const SCHEMA_VERSION = 1;
+
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS calibkit_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
+  // A profile as created, and `head`: the sequence number of its last event (the row every writer locks).
+  `CREATE TABLE IF NOT EXISTS profiles (name TEXT PRIMARY KEY, meta TEXT NOT NULL, head BIGINT NOT NULL, created_at TEXT NOT NULL)`,
+  // Every change of a profile in the one order all instances see: example batches, audits, monitors.
+  `CREATE TABLE IF NOT EXISTS profile_events (profile TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (profile, seq))`,
+  `CREATE TABLE IF NOT EXISTS idempotency_keys (scope TEXT NOT NULL, key TEXT NOT NULL, sha256 TEXT NOT NULL, ref TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (scope, key))`,
+  `CREATE TABLE IF NOT EXISTS labelling_jobs (id TEXT PRIMARY KEY, profile TEXT NOT NULL, status TEXT NOT NULL, job TEXT NOT NULL, request TEXT NOT NULL, owner TEXT, lease_until BIGINT NOT NULL, updated_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS human_queue (id TEXT PRIMARY KEY, profile TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL, item TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS mail_sends (id TEXT PRIMARY KEY, record TEXT NOT NULL, idem_key TEXT UNIQUE, accepted_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS mail_messages (id TEXT PRIMARY KEY, send_id TEXT NOT NULL, ord INTEGER NOT NULL, recipient TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL, next_at BIGINT, last_error TEXT, updated_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, host TEXT NOT NULL, pid INTEGER NOT NULL, until_ms BIGINT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS mail_messages_by_send ON mail_messages (send_id, ord)`,
+  `CREATE INDEX IF NOT EXISTS mail_messages_by_state ON mail_messages (state)`,
+  `CREATE INDEX IF NOT EXISTS labelling_jobs_by_status ON labelling_jobs (status, lease_until)`,
+  `CREATE INDEX IF NOT EXISTS human_queue_by_profile ON human_queue (profile, created_at)`,
+];
+
+export async function migrate(engine: SqlEngine): Promise<void> {
+  await engine.transaction(async (tx) => {
+    // Two instances starting together on one PostgreSQL would race on CREATE TABLE; one goes at a time.
+    if (engine.kind === "postgres") await tx.all(`SELECT pg_advisory_xact_lock(7275321)`);
+    for (const statement of TABLES) await tx.run(statement);
+    const [row] = await tx.all<{ version: number }>(`SELECT version FROM calibkit_schema WHERE id = 1${engine.forUpdate}`);
+    if (!row) await tx.run(`INSERT INTO calibkit_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [SCHEMA_VERSION]);
+    else if (Number(row.version) > SCHEMA_VERSION) {
+      throw new Error(`The store at ${engine.location} has schema version ${row.version}, newer than this calibkit's ${SCHEMA_VERSION}; upgrade calibkit`);
+    }
+  });
+}

@@ -1,0 +1,28 @@
+// What the tables below need from an engine: transactions of parameterised statements ($1, $2, ... in
+// PostgreSQL's spelling; the SQLite engine rewrites them), reads outside a transaction, and change notices
+// between instances. Statements use the SQL both engines share; the few differences are engine fields.
+
+export type Row = object;
+
+export interface Sql {
+  all<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement; resolves with the number of rows it changed. */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface SqlEngine extends Sql {
+  readonly kind: "sqlite" | "postgres";
+  /** Where the data lives, for logs (never a password). */
+  readonly location: string;
+  /** Appended to a SELECT that must lock its rows until commit (PostgreSQL); SQLite locks the whole file. */
+  readonly forUpdate: string;
+  /** `SKIP LOCKED` after forUpdate where the engine has it. */
+  readonly skipLocked: string;
+  /** One transaction, committed durably before it resolves; rolled back when `fn` throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Tells other instances on the same database that `payload` changed (sent at commit). */
+  notify(tx: Sql, payload: string): Promise<void>;
+  /** Calls `fn` with what other instances notified. */
+  listen(fn: (payload: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
