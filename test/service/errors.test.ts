@@ -75,12 +75,12 @@ describe("error statuses", () => {
   it("529 with retry-after when more requests are in flight than allowed", async () => {
     await post(open.url, "/calibration-profiles", JSON.stringify({ name: "load", backend: CLIENT_BACKEND, alpha: 0.1 }));
     const body = JSON.stringify({ examples: Array.from({ length: 20 }, (_, i) => ({ context: `c${i}`, label: "A" })) });
-    // Each body arrives in two parts 100 ms apart, so the 30 requests are in flight together whatever the store's speed.
+    // Each body arrives in two parts 400 ms apart, so the 30 requests are in flight together whatever the store's speed.
     const slowBody = () => new ReadableStream<Uint8Array>({
       async start(controller) {
         const bytes = new TextEncoder().encode(body);
         controller.enqueue(bytes.subarray(0, 10));
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 400));
         controller.enqueue(bytes.subarray(10));
         controller.close();
       },
