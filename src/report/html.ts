@@ -48,7 +48,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
     ["monitor", `${escapeHtml(s.monitor.status)}, final e-value ${num(s.monitor.path.at(-1)?.eValue ?? 1, 3)} (alarm at ${num(s.monitor.threshold, 0)})`],
   ]);
   const setup = table([
-    ["model", `${escapeHtml(s.model.path)} (${escapeHtml(s.model.backend)}, ${escapeHtml(s.model.accessLevel)})`],
+    ["model", `${escapeHtml(s.model.path)} (${escapeHtml(s.model.backend)}, access level ${escapeHtml(s.model.accessLevel)})`],
     ["dataset", `${escapeHtml(s.dataset.path)} — ${s.dataset.items} ${escapeHtml(s.dataset.kind)} items, split seed ${s.dataset.seed}`],
     ["split", `calibration ${s.split.calibration}, test ${s.split.test}, audit ${s.split.audit}, monitor ${s.split.monitor}`],
     ["profile", `${escapeHtml(s.profile.name)}: ${escapeHtml(s.profile.method)}, α = ${s.profile.alpha}, n = ${s.profile.n} (minimum ${s.profile.minimumN}, recommended ${s.profile.recommendedN}), ${escapeHtml(s.profile.status)}`],

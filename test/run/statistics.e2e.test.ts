@@ -25,7 +25,7 @@ function calibkit(args: string[]): Promise<{ code: number | null; stdout: string
 describe("calibkit run: the statistics section", () => {
   it.skipIf(!existsSync(GGUF))("is consistent with the service's answers and is in the report", async () => {
     const out = await mkdtemp(join(tmpdir(), "calibkit-stats-"));
-    const r = await calibkit(["run", "--model", GGUF, "--limit", "300", "--method", "APS", "--out", out, "--quiet"]);
+    const r = await calibkit(["run", "--model", GGUF, "--limit", "300", "--method", "APS", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as RunSummary;
     const st = s.statistics!;
@@ -47,6 +47,10 @@ describe("calibkit run: the statistics section", () => {
     expect(st.calibration.vennAbers!.n).toBe(4 * m);
     expect(st.warnings.join("\n")).toMatch(/small calibration set: \d+ examples \(recommended \d+\)/);
     const html = await readFile(join(out, "report.html"), "utf8");
+    // The console and the report name the same access level: the one the evidence was sent at.
+    const level = /model: .* \(llama\.cpp, access level (L\d)/.exec(r.stderr)?.[1];
+    expect(level, r.stderr).toBe(s.model.accessLevel);
+    expect(html).toContain(`(llama.cpp, access level ${level})`);
     for (const id of ["coverage-by-class", "coverage-by-size", "coverage-by-group", "calibration-errors", "baselines", "threshold"]) {
       expect(html, id).toMatch(new RegExp(`<table[^>]*id="${id}">`));
     }

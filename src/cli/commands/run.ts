@@ -1,10 +1,14 @@
 // `calibkit run`: calibrate a local model end to end through the evaluation service, cross-check every
 // answer against the local conformal engine, and write summary.json and report.html (docs/run.md).
-// Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options.
+// Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options
+// (the output folder included, checked first); 3 the audit failed (0 with --allow-audit-fail); 130 / 143
+// interrupted by SIGINT / SIGTERM, temporary folders removed.
 import { CalibkitError } from "../../api/index.js";
 import { loadDataset } from "../../datasets/index.js";
 import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
 import { statisticsLines } from "../run/statisticsLines.js";
+import { EXIT, exitCodeOf } from "../run/exitCode.js";
+import { checkOutDir } from "../run/preflight.js";
 
 export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -29,6 +33,15 @@ export async function run(argv: string[]): Promise<number> {
     if (!options.quiet) process.stderr.write(`${line}\n`);
   };
   try {
+    await checkOutDir(options.out);
+  } catch (err) {
+    if (err instanceof RunOptionError) {
+      process.stderr.write(`calibkit run: ${err.message}\n`);
+      return EXIT.options;
+    }
+    throw err;
+  }
+  try {
     // The dataset first: a malformed row is reported before any model or engine is loaded.
     const dataset = await loadDataset(options.dataset, options.datasetOptions);
     // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
@@ -50,8 +63,10 @@ export async function run(argv: string[]): Promise<number> {
       `wrote ${summaryPath}`,
       `wrote ${reportPath}`,
     ];
+    const code = exitCodeOf(s, options.allowAuditFail);
+    if (code === EXIT.auditFailed) out.push(`the audit failed: exit status ${code} (--allow-audit-fail accepts it)`);
     process.stdout.write(out.join("\n") + "\n");
-    return d.length === 0 ? 0 : 1;
+    return code;
   } catch (err) {
     if (err instanceof CalibkitError) {
       process.stderr.write(`calibkit run: ${err.message}\n`);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EvaluationClient } from "../../client/index.js";
 import { startService } from "../../service/index.js";
+import { removeOnInterrupt } from "./interrupt.js";
 
 export interface Connection extends AsyncDisposable {
   client: EvaluationClient;
@@ -23,11 +24,17 @@ export async function connect(serviceUrl: string | undefined, log: (line: string
     return { client, baseUrl: client.baseUrl, embedded: false, close, [Symbol.asyncDispose]: close };
   }
   const dataDir = await mkdtemp(join(tmpdir(), "calibkit-run-"));
-  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log });
+  const forget = removeOnInterrupt(dataDir);
+  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log }).catch(async (err: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    forget();
+    throw err;
+  });
   const client = new EvaluationClient({ baseUrl: service.baseUrl });
   const close = async () => {
     await service.close();
     await rm(dataDir, { recursive: true, force: true });
+    forget();
   };
   return { client, baseUrl: service.baseUrl, embedded: true, close, [Symbol.asyncDispose]: close };
 }

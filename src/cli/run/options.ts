@@ -47,6 +47,8 @@ export interface RunOptions {
   falseAlarmRate: number;
   /** How items are prompted (--format, --template, --num-fewshot, --fewshot, --chat-template, --system, --normalize). */
   prompt: PromptFlags;
+  /** Exit 0 even when the audit fails (default: exit 3). */
+  allowAuditFail: boolean;
   /** Silence progress output. */
   quiet: boolean;
   help: boolean;
@@ -83,7 +85,8 @@ ${DATASET_USAGE}  --service URL      remote service root ending in /api/v1, API 
   --limit N          use only the first N dataset items
   --profile NAME     profile name (default: from the dataset file name)
   --false-alarm-rate R  monitor false-alarm rate (default 0.01)
-${PROMPT_USAGE}  --quiet            no progress output
+${PROMPT_USAGE}  --allow-audit-fail exit 0 when the audit fails (default: exit status 3)
+  --quiet            no progress output
   -h, --help         this text
 `;
 
@@ -113,7 +116,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         method: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, calibration: { type: "string" },
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
-        layout: { type: "string" }, fields: { type: "string" },
+        layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
       },
     });
@@ -154,6 +157,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
     prompt: parsePromptFlags(v, (flag, problem) => {
       throw new RunOptionError(flag, problem);
     }),
+    allowAuditFail: v["allow-audit-fail"] ?? false,
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };

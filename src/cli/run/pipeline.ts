@@ -19,6 +19,7 @@ import type { RunOptions } from "./options.js";
 import { startProgress } from "./progress.js";
 import { exampleRecord, scoredRow, type Scored } from "./records.js";
 import { runStatistics } from "./statistics.js";
+import { checkSplitSizes } from "./preflight.js";
 import { auditStep, evaluateTestSplit, monitorStep } from "./steps.js";
 import { RunInputError } from "./errors.js";
 
@@ -59,14 +60,16 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
   if (dropped > 0) log(`few-shot: ${dropped} dataset item(s) are exemplars and are left out`);
   const all = options.limit !== undefined ? kept.slice(0, options.limit) : kept;
   const split = splitDataset(all, options, mulberry32(options.seed));
-  if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
+  checkSplitSizes({ calibration: split.calibration.length, test: split.test.length }, all.length, options.alpha, options.dataset);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
 
   const adapter = await timed("open model", undefined, () => openAdapter(options.model));
   try {
-    log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})`);
     // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
     const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
+    // The level named here is the one the summary and the report name: the level the evidence is sent at.
+    const exposes = adapter.accessLevel !== accessLevel ? `; the model exposes ${adapter.accessLevel}` : "";
+    log(`model: ${options.model} (${adapter.provider}, access level ${accessLevel}${exposes})`);
     const backendName = `${adapter.provider}:${adapter.model}`;
     const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint };
     const prompt = await resolvePromptSettings({ ...options.prompt.settings, fewshot }, adapter);
