@@ -22,7 +22,7 @@ describe("MMLU (cais/mmlu)", () => {
     expect(jsonl).toHaveLength(6);
     expect(jsonl[0]).toEqual({
       id: "mmlu:1", context: "", question: "Which planet in the solar system is closest to the Sun?",
-      options: { A: "Venus", B: "Mercury", C: "Mars", D: "Earth" }, answer: "B", group: "astronomy",
+      options: { A: "Venus", B: "Mercury", C: "Mars", D: "Earth" }, answer: "B", group: "astronomy", subject: "astronomy",
     });
     expect(jsonl.map((i) => i.answer)).toEqual(["B", "B", "C", "B", "A", "D"]);
     const parquet = await mc("mmlu.parquet");
