@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { startPostgres, type PostgresServer } from "../store/postgresServer.js";
 import { post, status } from "./mailHttp.js";
 import { serve } from "./processes.js";
 import { startSmtpSink, waitFor, type SmtpSink } from "./smtpSink.js";
@@ -13,6 +14,7 @@ const CONCURRENCY = 5;
 let dir: string;
 let sink: SmtpSink;
 let configFile: string;
+let postgres: PostgresServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "calibkit-mail-kill-"));
@@ -20,14 +22,21 @@ beforeAll(async () => {
   sink = await startSmtpSink({ ackDelayMs: 2 });
   configFile = join(dir, "mail.json");
   await writeFile(configFile, JSON.stringify({ keys: ["test-key-0001"], delivery: { concurrency: CONCURRENCY } }));
-});
+  postgres = startPostgres();
+}, 60_000);
 afterAll(async () => {
+  postgres?.destroy();
   await sink?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-it("delivers a 1,000-recipient batch across a SIGKILL without loss, duplicates bounded by in-flight messages", async () => {
-  const args = ["mail-serve", "--port", "0", "--data", join(dir, "data"), "--engine", "smtp", "--smtp", sink.url, "--config", configFile];
+it("delivers a 1,000-recipient batch across a SIGKILL without loss, duplicates bounded by in-flight messages (SQLite)", () => killRound([]), 60_000);
+it("delivers a 1,000-recipient batch across a SIGKILL without loss, duplicates bounded by in-flight messages (PostgreSQL)", async () =>
+  killRound(["--store", await postgres.database("mail")]), 60_000);
+
+async function killRound(storeArgs: string[]) {
+  sink.received.length = 0;
+  const args = ["mail-serve", "--port", "0", "--data", join(dir, `data${storeArgs.length}`), "--engine", "smtp", "--smtp", sink.url, "--config", configFile, ...storeArgs];
   const first = await serve(args);
   const recipients = Array.from({ length: 1000 }, (_, i) => `user${i}@example.org`);
   const a = await post(first.url, "batch_send", { recipients, attribs: { subject: "Audit report", text: "All good" } });
@@ -62,4 +71,4 @@ it("delivers a 1,000-recipient batch across a SIGKILL without loss, duplicates b
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   }
-}, 60_000);
+}

@@ -54,9 +54,10 @@ export async function tempDir(prefix = "calibkit-service-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-export async function startServer(options: { data?: string; config?: unknown; host?: string } = {}): Promise<Spawned & { data: string }> {
+export async function startServer(options: { data?: string; config?: unknown; host?: string; store?: string } = {}): Promise<Spawned & { data: string }> {
   const data = options.data ?? (await tempDir());
   const args = ["serve", "--port", "0", "--data", data];
+  if (options.store) args.push("--store", options.store);
   if (options.host) args.push("--host", options.host);
   if (options.config !== undefined) {
     const file = join(await tempDir("calibkit-config-"), "config.json");
