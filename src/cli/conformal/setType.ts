@@ -38,6 +38,16 @@ export function runSet(o: ConformalOptions): void {
     : C.calibrateSet({ probabilities: rowsOf(cal), labels: cal.labels.subarray(0, cal.count), ...(calGroups ? { groups: Array.from(calGroups.codes, (x) => calGroups.names[x]!) } : {}) }, options);
   const out = new JsonOut({ type: "set", alpha: o.alpha, seed: o.seedPrinted, method: c.method, n: c.n, ...(c.method === "RAPS" ? { lambda: c.lambda, k_reg: c.kReg } : {}), ...thresholds(c, names) });
   const quoted = names.map((x) => JSON.stringify(x));
+  // p-values take at most n + 1 values and Venn–Abers pairs come from a table: their text is made once.
+  const cache = new Map<number, string>();
+  const text = (x: number) => {
+    let t = cache.get(x);
+    if (t === undefined) {
+      t = num(x);
+      if (cache.size < 1 << 20) cache.set(x, t);
+    }
+    return t;
+  };
   if (uniform) {
     const batch = { probabilities: test.data.subarray(0, test.size), width: Math.max(K, 1), ...(testGroups ? { groups: testGroups } : {}) };
     const pred = C.predictSetBatch(c, batch, { rng: o.rng, scores: true, pValues: true });
@@ -51,9 +61,9 @@ export function runSet(o: ConformalOptions): void {
       for (let j = 0; j < K; j++) {
         if (pred.membership[m + j]) set += (set ? "," : "") + quoted[j];
         const sep = j ? "," : "";
-        p += `${sep}${quoted[j]}:${num(pred.pValues![m + j]!)}`;
+        p += `${sep}${quoted[j]}:${text(pred.pValues![m + j]!)}`;
         s += `${sep}${quoted[j]}:${num(pred.scores![m + j]!)}`;
-        if (va) v += `${sep}${quoted[j]}:[${num(va.p0[m + j]!)},${num(va.p1[m + j]!)}]`;
+        if (va) v += `${sep}${quoted[j]}:[${text(va.p0[m + j]!)},${text(va.p1[m + j]!)}]`;
       }
       out.add(`{"set":[${set}],"p_values":{${p}},"scores":{${s}}${va ? `,"venn_abers":{${v}}` : ""}}`);
     }
