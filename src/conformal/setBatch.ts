@@ -82,10 +82,21 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   const count = rows.count;
   if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} probability rows`, "labels");
   if (groups) checkGroupCodes(groups, count);
+  // One flat pass finds the first row with a bad probability; rows before it get their labels checked
+  // first, so the error named is the one a row-by-row check would name.
+  const d = rows.data;
+  let badRow = count;
+  for (let x = 0; x < d.length; x++) {
+    const p = d[x]!;
+    if (!(p >= 0 && p < Infinity)) {
+      badRow = rows.starts ? rowOf(rows.starts, x) : Math.floor(x / rows.width);
+      break;
+    }
+  }
   for (let i = 0; i < count; i++) {
     const w = rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
     if (classConditional && w !== rows.width) throw invalid(`class-conditional calibration needs equal row lengths (row ${i})`, `probabilities[${i}]`);
-    checkPackedRow(rows, i, "probabilities");
+    if (i === badRow) checkPackedRow(rows, i, "probabilities");
     const y = labels[i]!;
     if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
   }
@@ -129,6 +140,18 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
     n: m,
     strata: buildStrataBySlot(scores, slots, slotCount, keyOf, options.alpha),
   });
+}
+
+/** Row holding flat index x (CSR starts, ascending). */
+function rowOf(starts: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Calibrates a set method on a columnar batch (same answers as calibrateSet on the same rows). */
