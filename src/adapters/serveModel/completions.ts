@@ -79,12 +79,12 @@ export async function serveCompletions(adapter: LlamaCppModelAdapter, raw: unkno
         onPrompt: stream && echo ? (promptTokens) => {
           const text = p.text ?? promptTokens.map((t) => t.text).join("");
           stream.send(chunk([{ index, text, finish_reason: null, logprobs: wantLogprobs ? logprobsOf(promptTokens, 0) : null }]));
-          offset = text.length;
+          offset = promptTokens.reduce((s, t) => s + t.text.length, 0);
         } : undefined,
         onToken: (token, soFar) => {
-        tally.tokens++;
-        if (hook) hook.onToken(token, soFar);
-      },
+          tally.tokens++;
+          if (hook) hook.onToken(token, soFar);
+        },
       });
       completionCount += result.tokens.length;
       const promptText = p.text ?? result.promptTokens.map((t) => t.text).join("");
