@@ -3,7 +3,7 @@
 import OpenAI from "openai";
 import { getLlama } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderChatPrompt } from "../../src/adapters/index.js";
+import { createOpenAICompatibleAdapter, renderChatPrompt } from "../../src/adapters/index.js";
 import { REPO, spawnCalibkit, type Spawned } from "../service/helpers.js";
 
 const MODEL = `${REPO}../shared/models/stories260K.gguf`;
@@ -37,6 +37,8 @@ describe("serve-model through the openai SDK", () => {
     const models = [];
     for await (const m of client.models.list()) models.push(m as OpenAI.Models.Model & { context_length?: number; chat_template?: string });
     expect(models.map((m) => [m.id, m.context_length, m.chat_template])).toEqual([["stories260K.gguf", 2048, "file:chatml.jinja"]]);
+    expect((await client.models.retrieve(M)).id).toBe(M);
+    expect(await client.models.retrieve("gpt-4o").catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it("completes with logprobs and echo, usage counting real tokens", async () => {
@@ -86,6 +88,10 @@ describe("serve-model through the openai SDK", () => {
       const completion = await client.completions.create({ model: M, prompt: [...expected.tokens], max_tokens: 12, temperature: 0, logprobs: 0 });
       expect(chat.choices[0]!.message.content).toBe(completion.choices[0]!.text);
       expect(chat.choices[0]!.logprobs!.content!.map((c) => c.logprob)).toEqual(completion.choices[0]!.logprobs!.token_logprobs);
+      // calibkit's own adapter pointed at this server renders chat on it (llama.cpp's /apply-template), identically.
+      await using remote = await createOpenAICompatibleAdapter({ baseUrl: server.url });
+      expect(remote.hasChatTemplate).toBe(true);
+      expect((await remote.renderChat(MESSAGES, { chatTemplate: "auto" })).text).toBe(expected.text);
     } finally {
       await model.dispose();
     }

@@ -80,7 +80,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const keyDigest = options.apiKey ? digest(options.apiKey) : undefined;
   let inFlight = 0;
   let completionTokens = 0;
-  const created = Math.floor(Date.now() / 1000);
+  const served: ServedModel = {
+    id: adapter.model, object: "model", created: Math.floor(Date.now() / 1000), owned_by: "calibkit", context_length: adapter.contextSize,
+    max_model_len: adapter.contextSize, fingerprint: adapter.fingerprint, chat_template: options.chatTemplateName ?? null,
+  };
 
   const authorized = (req: IncomingMessage): boolean => {
     if (!keyDigest) return true;
@@ -121,12 +124,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         if (!authorized(req)) {
           throw new ServeModelError(401, "Incorrect or missing API key: send `Authorization: Bearer <key>`", { code: "invalid_api_key" });
         }
-        if (req.method === "GET" && path === "/v1/models") {
-          const model: ServedModel = {
-            id: adapter.model, object: "model", created, owned_by: "calibkit", context_length: adapter.contextSize,
-            max_model_len: adapter.contextSize, fingerprint: adapter.fingerprint, chat_template: options.chatTemplateName ?? null,
-          };
-          return send(res, 200, { object: "list", data: [model] });
+        if (req.method === "GET" && path === "/v1/models") return send(res, 200, { object: "list", data: [served] });
+        if (req.method === "GET" && path.startsWith("/v1/models/")) {
+          const id = decodeURIComponent(path.slice("/v1/models/".length));
+          if (id === adapter.model) return send(res, 200, served);
+          throw new ServeModelError(404, `The model \`${id}\` does not exist; this server serves \`${adapter.model}\``, { param: "model", code: "model_not_found" });
         }
         if (req.method === "POST" && path === "/apply-template") {
           return send(res, 200, await serveApplyTemplate(renderChat, await readJson(req, maxBodyBytes)));
