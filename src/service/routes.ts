@@ -55,7 +55,10 @@ export function buildRouter(parts: ServiceParts): Router {
     const { state, created } = await profiles.create(parseCreateProfileRequest(req.body));
     return { status: created ? 201 : 200, body: state.view() };
   });
-  router.add("GET", "/calibration-profiles", () => ({ status: 200, body: { profiles: profiles.list().map((p) => p.view()) } }));
+  router.add("GET", "/calibration-profiles", async () => {
+    await profiles.ready();
+    return { status: 200, body: { profiles: profiles.list().map((p) => p.view()) } };
+  });
   router.add("GET", "/calibration-profiles/:name", async (req) => ({ status: 200, body: (await profiles.fetch(req.params.name!)).view() }));
 
   router.add("POST", "/calibration-profiles/:name/examples", async (req: ServiceRequest) => {
@@ -117,9 +120,9 @@ export function buildRouter(parts: ServiceParts): Router {
       };
     });
   });
-  router.add("GET", "/calibration-profiles/:name/audits", (req) => ({
+  router.add("GET", "/calibration-profiles/:name/audits", async (req) => ({
     status: 200,
-    body: { audits: profiles.get(req.params.name!).audits.map((a) => ({ ...a.result, method: a.method, alpha: a.alpha, profile_version: a.version })) },
+    body: { audits: (await profiles.fetch(req.params.name!)).audits.map((a) => ({ ...a.result, method: a.method, alpha: a.alpha, profile_version: a.version })) },
   }));
 
   router.add("POST", "/calibration-profiles/:name/monitors", async (req) => {
@@ -140,17 +143,17 @@ export function buildRouter(parts: ServiceParts): Router {
       };
     });
   });
-  router.add("GET", "/calibration-profiles/:name/monitors", (req) => {
-    const state = profiles.get(req.params.name!);
+  router.add("GET", "/calibration-profiles/:name/monitors", async (req) => {
+    const state = await profiles.fetch(req.params.name!);
     return { status: 200, body: { monitors: [...state.monitors.values()].map((m) => monitorView(state.name, m.definition, m.state)) } };
   });
-  router.add("GET", "/calibration-profiles/:name/monitors/:id/alerts", (req) => {
-    const monitor = monitorOf(profiles.get(req.params.name!), req.params.id!);
+  router.add("GET", "/calibration-profiles/:name/monitors/:id/alerts", async (req) => {
+    const monitor = monitorOf(await profiles.fetch(req.params.name!), req.params.id!);
     return { status: 200, body: { alerts: monitor.state.alerts } };
   });
 
-  router.add("GET", "/calibration-profiles/:name/examples", (req) => {
-    const state = profiles.get(req.params.name!);
+  router.add("GET", "/calibration-profiles/:name/examples", async (req) => {
+    const state = await profiles.fetch(req.params.name!);
     const offset = Math.max(0, Number(req.query.get("offset") ?? 0) || 0);
     const limit = Math.min(10_000, Math.max(1, Number(req.query.get("limit") ?? 1000) || 1000));
     return { status: 200, body: { examples: state.examples.slice(offset, offset + limit), offset, total: state.n, version: state.version } };

@@ -3,16 +3,23 @@
 // what other instances wrote), committed durably, and only then applied here and acknowledged, so memory
 // never runs ahead of the store. Changes made by other instances arrive as store notices and are applied
 // in the background.
+//
+// Start-up does not wait for the profiles: it lists them and reads their events in the background, so the
+// service listens at once whatever their size. A request for a profile still being read waits for it
+// (async routes) or is answered 503 with retry-after (evaluate, which does not wait).
 import type { CreateProfile } from "../../api/index.js";
 import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
-import { conflict, invalidField, notFound } from "../errors.js";
+import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
 import { ProfileState } from "./profileState.js";
 import type { ProfileMeta, ProfileRecord } from "./records.js";
 
 export class ProfileStore {
   private readonly profiles = new Map<string, ProfileState>();
+  /** Profiles listed at start whose events are still being read. */
+  private readonly loading = new Map<string, Promise<ProfileState>>();
+  private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
 
@@ -20,13 +27,31 @@ export class ProfileStore {
 
   static async open(store: Store, log: (line: string) => void): Promise<ProfileStore> {
     const profiles = new ProfileStore(store, log);
-    for (const stored of await store.profiles.list()) await profiles.load(stored.name, stored.meta as ProfileMeta);
+    const listed = await store.profiles.list();
+    let chain: Promise<unknown> = Promise.resolve();
+    for (const stored of listed) {
+      const loaded = chain.then(() => profiles.mutex.run(stored.name, () => profiles.load(stored.name, stored.meta as ProfileMeta)));
+      chain = loaded.catch(() => undefined);
+      profiles.loading.set(stored.name, loaded);
+      loaded.then(() => profiles.loading.delete(stored.name), (err: unknown) => {
+        profiles.loading.delete(stored.name);
+        log(`could not read profile ${stored.name} from the store: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+    profiles.loadedAll = chain.then(() => undefined);
     await store.onChange((what) => profiles.noticed(what));
     return profiles;
   }
 
+  /** Resolves once every profile listed at start has been read. */
+  ready(): Promise<void> {
+    return this.loadedAll;
+  }
+
   /** Reads a profile's events from the store into a new state. */
   private async load(name: string, meta: ProfileMeta): Promise<ProfileState> {
+    const known = this.profiles.get(name);
+    if (known) return known;
     const state = new ProfileState(meta);
     for (const event of await this.store.profiles.events(name, 0)) state.applyEvent(event.seq, event.record as ProfileRecord);
     this.profiles.set(name, state);
@@ -54,7 +79,8 @@ export class ProfileStore {
         return;
       }
       for (const [name, head] of await this.store.profiles.heads()) {
-        if ((this.profiles.get(name)?.seq ?? -1) < head) await this.catchUp(name);
+        if (this.loading.has(name)) continue; // being read at start: it will be current
+      if ((this.profiles.get(name)?.seq ?? -1) < head) await this.catchUp(name);
       }
     };
     refresh().catch((err: unknown) => this.log(`could not read changes from the store: ${err instanceof Error ? err.message : String(err)}`));
@@ -70,13 +96,16 @@ export class ProfileStore {
 
   get(name: string, field?: string): ProfileState {
     const state = this.find(name);
+    if (!state && this.loading.has(name)) {
+      throw new ServiceError(503, "profile_loading", `Profile "${name}" is still being read from the store after a start; retry after 1 s`, { retryAfter: 1, ...(field ? { field } : {}) });
+    }
     if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
     return state;
   }
 
   /** As get, but asks the store first when this instance has not seen the profile yet (made by another one). */
   async fetch(name: string, field?: string): Promise<ProfileState> {
-    const state = this.find(name) ?? (await this.catchUp(name));
+    const state = this.find(name) ?? (await this.loading.get(name)?.catch(() => undefined)) ?? (await this.catchUp(name));
     if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
     return state;
   }
