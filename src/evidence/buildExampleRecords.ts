@@ -3,7 +3,7 @@
 import { exampleRecordSchema, type AccessHint, type AccessLevel, type ExampleRecord } from "../api/index.js";
 import { resolveAccessLevel, type ModelAdapter } from "../adapters/index.js";
 import { computeEvidence, type EvidenceOptions } from "./computeEvidence.js";
-import { resolvePromptSettings } from "./format/index.js";
+import { promptSettingsHash, resolvePromptSettings } from "./format/index.js";
 import { parseQueries } from "./buildEvaluateRequest.js";
 import { EvidenceError } from "./errors.js";
 import { createProgress, type ProgressMode } from "./progress.js";
@@ -27,6 +27,8 @@ export interface BuildExampleRecordsOptions extends EvidenceOptions {
 
 export interface ExampleRecordsResult {
   records: ExampleRecord[];
+  /** The prompt_template_hash of the settings every record was prompted with (for the profile). */
+  promptTemplateHash: string;
   accessLevel: AccessLevel;
   /** Examples per second over the whole run. */
   examplesPerSecond: number;
@@ -41,6 +43,7 @@ export async function buildExampleRecords(
   if (query!.type === "route") throw new EvidenceError("route queries carry no evidence; their examples need none", "query");
   // Resolved once, so every record is prompted (and hashed) the same way.
   const prompt = options.prompt && "chat" in options.prompt ? options.prompt : await resolvePromptSettings(options.prompt ?? {}, options.adapter);
+  const promptHash = promptSettingsHash(prompt, query!.type as Parameters<typeof promptSettingsHash>[1]);
   const progress = createProgress(dataset.length, options.progress ?? "auto");
   const started = performance.now();
   const records: ExampleRecord[] = [];
@@ -52,7 +55,9 @@ export async function buildExampleRecords(
         context: item.context, label: item.label,
         ...(item.group === undefined ? {} : { group: item.group }),
         ...(item.source === undefined ? {} : { source: item.source }),
-        metadata: { ...item.metadata, evidence, access_level: level, backend_fingerprint: options.adapter.fingerprint },
+        metadata: {
+          ...item.metadata, evidence, access_level: level, backend_fingerprint: options.adapter.fingerprint, prompt_template_hash: promptHash,
+        },
       });
       if (!parsed.success) throw new EvidenceError(`dataset item ${i} is not a valid example record: ${parsed.error.issues[0]?.message}`, `examples.${i}`);
       records.push(parsed.data);
@@ -62,5 +67,5 @@ export async function buildExampleRecords(
     progress.stop();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { records, accessLevel: level, seconds, examplesPerSecond: seconds > 0 ? records.length / seconds : Infinity };
+  return { records, promptTemplateHash: promptHash, accessLevel: level, seconds, examplesPerSecond: seconds > 0 ? records.length / seconds : Infinity };
 }

@@ -5,12 +5,13 @@ import type { PromptItem } from "../../evidence/index.js";
 import { choicesOf, promptItemOf, type ChoiceItem, type QueryType } from "./choices.js";
 import { RunInputError } from "./errors.js";
 
-export async function loadFewshot(spec: { file: string; k: number } | undefined, type: QueryType, datasetOptions: DatasetOptions = {}): Promise<PromptItem[]> {
+/** The first K exemplars; `type`, when given, is the kind of item they must match. */
+export async function loadFewshot(spec: { file: string; k: number } | undefined, type?: QueryType, datasetOptions: DatasetOptions = {}): Promise<PromptItem[]> {
   if (!spec) return [];
   const choices = choicesOf(await loadDataset(spec.file, datasetOptions));
-  if (choices.type !== type) throw new RunInputError(spec.file, `holds ${choices.type} items, but the dataset's items are ${type} items`);
+  if (type !== undefined && choices.type !== type) throw new RunInputError(spec.file, `holds ${choices.type} items, but the dataset's items are ${type} items`);
   if (choices.items.length < spec.k) throw new RunInputError(spec.file, `holds ${choices.items.length} exemplars; --num-fewshot asks for ${spec.k}`);
-  return choices.items.slice(0, spec.k).map((i) => promptItemOf(i, type));
+  return choices.items.slice(0, spec.k).map((i) => promptItemOf(i, choices.type));
 }
 
 const identity = (i: { question?: string | undefined; context: string; texts: string[] }) => JSON.stringify([i.context.trim(), i.question?.trim() ?? "", i.texts]);

@@ -71,9 +71,9 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const exposes = adapter.accessLevel !== accessLevel ? `; the model exposes ${adapter.accessLevel}` : "";
     log(`model: ${options.model} (${adapter.provider}, access level ${accessLevel}${exposes})`);
     const backendName = `${adapter.provider}:${adapter.model}`;
-    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint };
     const prompt = await resolvePromptSettings({ ...options.prompt.settings, fewshot }, adapter);
     const promptHash = promptSettingsHash(prompt, choices.type);
+    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint, promptHash };
     log(`prompts: ${typeof prompt.format === "string" ? prompt.format : `template ${prompt.format.templateFile}`}${prompt.chat ? ", chat template" : ""}${fewshot.length ? `, ${fewshot.length}-shot` : ""}${prompt.normalize !== "none" ? `, normalize ${prompt.normalize}` : ""} (${promptHash.slice(0, 19)}…)`);
     const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
 

@@ -20,6 +20,8 @@ export interface RecordContext {
   source: string;
   accessLevel: AccessLevel;
   fingerprint: string;
+  /** The prompt settings' hash, so a strict profile can refuse examples prompted differently. */
+  promptHash?: string;
 }
 
 export function exampleRecord({ item, evidence }: Scored, ctx: RecordContext): ExampleRecord {
@@ -28,7 +30,10 @@ export function exampleRecord({ item, evidence }: Scored, ctx: RecordContext): E
     label: item.answer,
     source: `${ctx.source}#${item.id}`,
     ...(item.group !== undefined ? { group: item.group } : {}),
-    metadata: { id: item.id, evidence, access_level: ctx.accessLevel, backend_fingerprint: ctx.fingerprint },
+    metadata: {
+      id: item.id, evidence, access_level: ctx.accessLevel, backend_fingerprint: ctx.fingerprint,
+      ...(ctx.promptHash ? { prompt_template_hash: ctx.promptHash } : {}),
+    },
   };
 }
 

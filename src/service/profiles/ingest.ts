@@ -87,6 +87,15 @@ export function prepareExamples(state: ProfileState, examples: ExampleRecord[], 
   let fingerprint: string | undefined;
   let stale: string | undefined;
   const current = state.fingerprint;
+  // A strict profile also refuses examples prompted differently from its prompt_template_hash (docs/prompts.md).
+  const promptHash = state.meta.prompt_template_hash;
+  if (state.meta.strict_fingerprint && promptHash !== undefined) {
+    examples.forEach((example, i) => {
+      const h = example.metadata?.prompt_template_hash;
+      const field = `examples.${i}.metadata.prompt_template_hash`;
+      if (typeof h === "string" && h !== promptHash) issues.push({ field, message: `\`${field}\` is ${h}, but profile "${state.name}" is strict and prompted with ${promptHash}` });
+    });
+  }
   examples.forEach((example, i) => {
     const fp = example.metadata?.backend_fingerprint;
     if (typeof fp !== "string" || current === undefined || fp === current || fp === fingerprint) return;
