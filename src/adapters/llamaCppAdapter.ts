@@ -47,7 +47,7 @@ export interface LlamaCppModelAdapter extends ModelAdapter {
   /** Token ids run from 0 to this, exclusive; undefined when the GGUF file does not list its vocabulary. */
   readonly vocabularySize: number | undefined;
   /** The prompt's tokens as a completion would see them (BOS first where the model wants one). */
-  tokenizePrompt(text: string): number[];
+  tokenizePrompt(text: string, rendered?: boolean): number[];
   /** The conversation as the chat renderer gives it to this model, ready for the assistant's answer. */
   chatPrompt(messages: readonly ChatMessage[], chatTemplate: ChatTemplateSetting): Promise<RenderedChatPrompt>;
   /** A completion on one free sequence; several run at once, batched by llama.cpp. Waits for a free one. */
