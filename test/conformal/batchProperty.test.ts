@@ -84,6 +84,9 @@ describe("batch and per-row set APIs agree", () => {
           if (c.method === "LAC") lacOptionScores(testRows[i]!, 0, c.K, ref);
           else apsOptionScores(testRows[i]!, 0, c.K, batch.randomized ? uniforms[i]! : 1, new Int32Array(c.K), ref, c.method === "RAPS" ? batch.lambda : 0, batch.kReg);
           expect(same(e.scores, ref)).toBe(true);
+          // p-values from the stratum's sorted scores by plain counting (the kernel uses a guide table).
+          const st = perRow.strata.get(c.classConditional ? `${c.grouped ? testGroups[i] : ""}\u001f0` : c.grouped ? testGroups[i]! : "");
+          if (st && !c.classConditional) expect(same(e.pValues, e.scores.map((x) => (st.n - Array.from(st.scores).filter((v) => v < x).length + 1) / (st.n + 1)))).toBe(true);
           expect(same(row(got.thresholds!), e.thresholds)).toBe(true);
           expect(same(row(got.pValues!), e.pValues)).toBe(true);
         });

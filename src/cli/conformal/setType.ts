@@ -38,15 +38,16 @@ export function runSet(o: ConformalOptions): void {
     : C.calibrateSet({ probabilities: rowsOf(cal), labels: cal.labels.subarray(0, cal.count), ...(calGroups ? { groups: Array.from(calGroups.codes, (x) => calGroups.names[x]!) } : {}) }, options);
   const out = new JsonOut({ type: "set", alpha: o.alpha, seed: o.seedPrinted, method: c.method, n: c.n, ...(c.method === "RAPS" ? { lambda: c.lambda, k_reg: c.kReg } : {}), ...thresholds(c, names) });
   const quoted = names.map((x) => JSON.stringify(x));
-  // p-values take at most n + 1 values and Venn–Abers pairs come from a table: their text is made once.
-  const cache = new Map<number, string>();
-  const text = (x: number) => {
-    let t = cache.get(x);
-    if (t === undefined) {
-      t = num(x);
-      if (cache.size < 1 << 20) cache.set(x, t);
-    }
-    return t;
+  // A p-value is c/(n + 1) for an integer c ≤ n + 1: its text is made once per (n, c), found by index.
+  const texts = new Map<number, string[]>();
+  const pText = (p: number, n: number, known: string[]) => {
+    const c = Math.round(p * (n + 1));
+    return c / (n + 1) === p ? (known[c] ??= num(p)) : num(p);
+  };
+  const knownFor = (n: number) => {
+    let k = texts.get(n);
+    if (!k) texts.set(n, (k = []));
+    return k;
   };
   if (uniform) {
     const batch = { probabilities: test.data.subarray(0, test.size), width: Math.max(K, 1), ...(testGroups ? { groups: testGroups } : {}) };
@@ -54,6 +55,8 @@ export function runSet(o: ConformalOptions): void {
     const va = o.beliefs && cal.count > 0 ? C.predictOptionBeliefsBatch(C.calibrateOptionBeliefs({ probabilities: { data: cal.data.subarray(0, cal.size), width: K }, labels: cal.labels.subarray(0, cal.count) }), batch) : undefined;
     for (let i = 0; i < test.count; i++) {
       const m = i * K;
+      const n = pred.n[i]!; // every option's stratum has this n unless class-conditional (then pText falls back)
+      const known = knownFor(n);
       let set = "";
       let p = "";
       let s = "";
@@ -61,9 +64,9 @@ export function runSet(o: ConformalOptions): void {
       for (let j = 0; j < K; j++) {
         if (pred.membership[m + j]) set += (set ? "," : "") + quoted[j];
         const sep = j ? "," : "";
-        p += `${sep}${quoted[j]}:${text(pred.pValues![m + j]!)}`;
+        p += `${sep}${quoted[j]}:${pText(pred.pValues![m + j]!, n, known)}`;
         s += `${sep}${quoted[j]}:${num(pred.scores![m + j]!)}`;
-        if (va) v += `${sep}${quoted[j]}:[${text(va.p0[m + j]!)},${text(va.p1[m + j]!)}]`;
+        if (va) v += `${sep}${quoted[j]}:[${num(va.p0[m + j]!)},${num(va.p1[m + j]!)}]`;
       }
       out.add(`{"set":[${set}],"p_values":{${p}},"scores":{${s}}${va ? `,"venn_abers":{${v}}` : ""}}`);
     }
