@@ -150,6 +150,14 @@ describe("serve-model through the openai SDK", () => {
     }
     const wrongModel = await client.completions.create({ model: "gpt-4o", prompt: "x" }).catch((e: unknown) => e);
     expect(wrongModel).toBeInstanceOf(OpenAI.NotFoundError);
+    const raw = async (path: string, body?: string) => {
+      const res = await fetch(`${server.url}${path}`, body === undefined ? {} : { method: "POST", body });
+      return [res.status, ((await res.json()) as { error: { param: string | null; code: string | null } }).error] as const;
+    };
+    expect(await raw("/v1/chat/completions", "{not json")).toEqual([400, expect.objectContaining({ code: "invalid_json", param: null })]);
+    expect(await raw("/v1/chat/completions", "[1]")).toEqual([400, expect.objectContaining({ param: null })]);
+    expect(await raw("/v1/models/%E0%A4%A")).toEqual([404, expect.objectContaining({ code: "model_not_found" })]);
+    expect(await raw("/v1/embeddings", "{}")).toEqual([404, expect.objectContaining({ code: "not_found" })]);
   });
 
   it("honours stop, top_p, penalties and logit_bias on the full distribution", async () => {

@@ -66,6 +66,15 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   }
 }
 
+/** A malformed escape in a path names no model; it must not become a 500. */
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
@@ -126,7 +135,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         }
         if (req.method === "GET" && path === "/v1/models") return send(res, 200, { object: "list", data: [served] });
         if (req.method === "GET" && path.startsWith("/v1/models/")) {
-          const id = decodeURIComponent(path.slice("/v1/models/".length));
+          const id = safeDecode(path.slice("/v1/models/".length));
           if (id === adapter.model) return send(res, 200, served);
           throw new ServeModelError(404, `The model \`${id}\` does not exist; this server serves \`${adapter.model}\``, { param: "model", code: "model_not_found" });
         }
