@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { rngFromString } from "../src/conformal/rng.js";
 import {
-  generateClaims, generateOrdinal, generatePassFail, generateStoryCloze, type MultipleChoiceItem, toJsonLines,
+  generateClaims, generateOrdinal, generatePairwise, generatePassFail, generateReference, generateStoryCloze, generateYesNo,
+  type MultipleChoiceItem, toJsonLines,
 } from "../src/datasets/index.js";
 
 const { values } = parseArgs({
@@ -41,6 +42,9 @@ const files: [string, string][] = [
   ["ordinal-sizes.jsonl", toJsonLines(generateOrdinal(Math.max(1200, Math.round(n / 2)), rngFor("ordinal-sizes")))],
   ["claims.jsonl", toJsonLines(generateClaims(Math.max(800, Math.round(n / 3)), rngFor("claims")))],
   ["pass-fail.jsonl", toJsonLines(generatePassFail(Math.max(1200, Math.round(n / 2)), rngFor("pass-fail")))],
+  ["yes-no.jsonl", toJsonLines(generateYesNo(Math.max(1200, Math.round(n / 2)), rngFor("yes-no")))],
+  ["pairwise.jsonl", toJsonLines(generatePairwise(Math.max(800, Math.round(n / 3)), rngFor("pairwise")))],
+  ["reference.jsonl", toJsonLines(generateReference(Math.max(600, Math.round(n / 4)), rngFor("reference")))],
 ];
 await mkdir(values.out, { recursive: true });
 for (const [name, text] of files) {

@@ -16,3 +16,4 @@ export { STORY_TEMPLATES, type StoryTemplate } from "./generators/storyTemplates
 export { generateOrdinal, SIZE_LEVELS } from "./generators/ordinal.js";
 export { generateClaims } from "./generators/claims.js";
 export { generatePassFail } from "./generators/passFail.js";
+export { generatePairwise, generateReference, generateYesNo } from "./generators/beliefJudgeRoute.js";

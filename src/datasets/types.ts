@@ -55,13 +55,45 @@ export interface PassFailItem {
   group?: string;
 }
 
-export type DatasetKind = "multiple_choice" | "ordinal" | "claims" | "pass_fail";
+/** A yes/no item (belief queries): is the statement in `question` true of the context? */
+export interface YesNoItem {
+  id: string;
+  context: string;
+  question: string;
+  answer: "yes" | "no";
+  group?: string;
+}
+
+/** A pairwise item (judge queries): which of two (or more) named candidates is better; `answer` names it. */
+export interface PairwiseItem {
+  id: string;
+  context: string;
+  question?: string;
+  /** Candidate name → candidate text. */
+  candidates: Record<string, string>;
+  answer: string;
+  group?: string;
+}
+
+/** A reference item (route queries): a prompt and the output a correct answer starts with. */
+export interface ReferenceItem {
+  id: string;
+  context: string;
+  question?: string;
+  reference: string;
+  group?: string;
+}
+
+export type DatasetKind = "multiple_choice" | "ordinal" | "claims" | "pass_fail" | "yes_no" | "pairwise" | "reference";
 
 export interface DatasetItemOf {
   multiple_choice: MultipleChoiceItem;
   ordinal: OrdinalItem;
   claims: ClaimsItem;
   pass_fail: PassFailItem;
+  yes_no: YesNoItem;
+  pairwise: PairwiseItem;
+  reference: ReferenceItem;
 }
 
 /** A loaded dataset: one kind, its items in file order, and where they came from. */

@@ -10,11 +10,14 @@ import { eValueChart } from "./charts/eValuePath.js";
 import { reliabilityChart } from "./charts/reliability.js";
 import { setSizeChart } from "./charts/setSizes.js";
 import { pageOf } from "./html.js";
+import { queryPageOf } from "./queryHtml.js";
+import type { QueryRunSummary } from "./querySummary.js";
 import type { RunSummary } from "./summary.js";
 
 export type { Disagreement, RunSummary, SummaryAlert } from "./summary.js";
 export type { Figure } from "./charts/chart.js";
 export type { BaselineRow, CoverageStratum, ForecastCalibration, RunStatistics } from "./runStatistics.js";
+export type { QueryRunSummary, QuerySection } from "./querySummary.js";
 export { escapeHtml } from "./html.js";
 
 /** The report's figures, in page order; ids are stable (tests and links use them). */
@@ -61,11 +64,11 @@ export function renderReport(summary: RunSummary): string {
 }
 
 /** Writes summary.json and report.html into `outDir` (created when missing); returns their paths. */
-export async function writeReport(outDir: string, summary: RunSummary): Promise<{ summaryPath: string; reportPath: string }> {
+export async function writeReport(outDir: string, summary: RunSummary | QueryRunSummary): Promise<{ summaryPath: string; reportPath: string }> {
   await mkdir(outDir, { recursive: true });
   const summaryPath = join(outDir, "summary.json");
   const reportPath = join(outDir, "report.html");
   await writeFile(summaryPath, JSON.stringify(summary, null, 2) + "\n");
-  await writeFile(reportPath, renderReport(summary));
+  await writeFile(reportPath, "section" in summary ? queryPageOf(summary) : renderReport(summary));
   return { summaryPath, reportPath };
 }

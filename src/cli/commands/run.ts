@@ -9,6 +9,8 @@ import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/
 import { statisticsLines } from "../run/statisticsLines.js";
 import { EXIT, exitCodeOf } from "../run/exitCode.js";
 import { checkOutDir } from "../run/preflight.js";
+import { checkGuarantee } from "../run/queryTypeOptions.js";
+import { DEFAULT_QUERY_TYPE } from "../run/queryTypes/index.js";
 
 export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -44,6 +46,23 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // The dataset first: a malformed row is reported before any model or engine is loaded.
     const dataset = await loadDataset(options.dataset, options.datasetOptions);
+    const type = options.queryType ?? DEFAULT_QUERY_TYPE[dataset.kind];
+    try {
+      checkGuarantee(type, options.guarantee, options.target, (option, problem) => {
+        throw new RunOptionError(option, problem);
+      });
+    } catch (err) {
+      process.stderr.write(`calibkit run: ${(err as Error).message}\n`);
+      return 2;
+    }
+    if (type !== "set" && type !== "interval") {
+      const { runTypedRun } = await import("../run/queryTypes/command.js");
+      return await runTypedRun(options, type, dataset, log);
+    }
+    if (type !== DEFAULT_QUERY_TYPE[dataset.kind]) {
+      process.stderr.write(`calibkit run: --query-type ${type} needs ${type === "set" ? "multiple-choice" : "ordinal"} items; ${options.dataset} holds ${dataset.kind} items\n`);
+      return 1;
+    }
     // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
     const { runPipeline } = await import("../run/pipeline.js");
     const { writeReport } = await import("../../report/index.js");

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EvaluationClient } from "../../client/index.js";
-import { startService } from "../../service/index.js";
+import { startService, type ServiceConfigInput } from "../../service/index.js";
 import { removeOnInterrupt } from "./interrupt.js";
 
 export interface Connection extends AsyncDisposable {
@@ -16,7 +16,8 @@ export interface Connection extends AsyncDisposable {
 
 export const API_KEY_ENV = "CALIBKIT_API_KEY";
 
-export async function connect(serviceUrl: string | undefined, log: (line: string) => void): Promise<Connection> {
+/** `config`: the embedded service's configuration (its cascade backends); a remote service has its own. */
+export async function connect(serviceUrl: string | undefined, log: (line: string) => void, config?: ServiceConfigInput): Promise<Connection> {
   if (serviceUrl !== undefined) {
     const apiKey = process.env[API_KEY_ENV];
     const client = new EvaluationClient({ baseUrl: serviceUrl, ...(apiKey ? { apiKey } : {}) });
@@ -25,7 +26,7 @@ export async function connect(serviceUrl: string | undefined, log: (line: string
   }
   const dataDir = await mkdtemp(join(tmpdir(), "calibkit-run-"));
   const forget = removeOnInterrupt(dataDir);
-  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log }).catch(async (err: unknown) => {
+  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log, ...(config ? { config } : {}) }).catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     forget();
     throw err;

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { CalibkitError } from "../../api/index.js";
 import type { DatasetOptions } from "../../datasets/index.js";
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
+import { parseQueryTypeOptions, QUERY_TYPE_USAGE, type QueryTypeOptions } from "./queryTypeOptions.js";
 // The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
 import { defaultModelsDir } from "../../adapters/modelsDir.js";
 import { parsePromptFlags, PROMPT_FLAG_OPTIONS, PROMPT_USAGE, type PromptFlags } from "../promptFlags.js";
@@ -17,7 +18,7 @@ export class RunOptionError extends CalibkitError {
   }
 }
 
-export interface RunOptions {
+export interface RunOptions extends QueryTypeOptions {
   /** A .gguf file, an ONNX model folder or an http(s) URL. Default: $CALIBKIT_MODEL, else stories260K.gguf in the models folder. */
   model: string;
   /** JSON Lines, Parquet or MMLU-style CSV. Default: the bundled fixtures/story-cloze.jsonl. */
@@ -71,7 +72,7 @@ cross-checks every answer against the local conformal engine. Writes summary.jso
   --model PATH       .gguf file, ONNX model folder or http(s) URL (default: $CALIBKIT_MODEL,
                      else stories260K.gguf in $CALIBKIT_MODELS_DIR or ../shared/models)
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV (default: fixtures/story-cloze.jsonl)
-${DATASET_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
+${DATASET_USAGE}${QUERY_TYPE_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
                      (default: the embedded service on a free loopback port, temp data dir)
   --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
   --method M         LAC, APS or RAPS for multiple-choice data (default LAC);
@@ -117,6 +118,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
+        "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
+        stage: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
       },
     });
@@ -154,6 +157,9 @@ export function parseRunOptions(argv: string[]): RunOptions {
     limit: v.limit === undefined ? undefined : integer("limit", v.limit, 0, 2),
     profile: v.profile,
     falseAlarmRate: unit("false-alarm-rate", v["false-alarm-rate"], 0.01),
+    ...parseQueryTypeOptions(v, (option, problem) => {
+      throw new RunOptionError(option, problem);
+    }),
     prompt: parsePromptFlags(v, (flag, problem) => {
       throw new RunOptionError(flag, problem);
     }),

@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import { DatasetError, type DatasetErrorLocation } from "../errors.js";
 import type { Dataset, DatasetKind } from "../types.js";
 import { detectLayout, LAYOUT_NAMES, layoutNamed, mappedItemOf, type FieldMapping, type Json, type Layout } from "./layouts/index.js";
-import { claimsOf, kindOf, multipleChoiceOf, ordinalOf, passFailOf, RecordProblem } from "./records.js";
+import { claimsOf, kindOf, multipleChoiceOf, ordinalOf, pairwiseOf, passFailOf, RecordProblem, referenceOf, yesNoOf } from "./records.js";
 
 export interface DatasetOptions {
   /** A name of LAYOUT_NAMES; default `auto` (calibkit's records, or a published layout detected from the first record). */
@@ -14,7 +14,9 @@ export interface DatasetOptions {
   fields?: FieldMapping;
 }
 
-const READERS = { multiple_choice: multipleChoiceOf, ordinal: ordinalOf, claims: claimsOf, pass_fail: passFailOf } as const;
+const READERS = {
+  multiple_choice: multipleChoiceOf, ordinal: ordinalOf, claims: claimsOf, pass_fail: passFailOf, yes_no: yesNoOf, pairwise: pairwiseOf, reference: referenceOf,
+} as const;
 
 /** One parsed object and where it sits: `line` in a text file, `row` in a Parquet file (1-based). */
 export interface Positioned {
@@ -41,7 +43,7 @@ function nativeReader(r: Json, at: DatasetErrorLocation): Reader {
   if (k === undefined || !(k in READERS)) {
     throw new DatasetError(
       { ...at, field: "kind" },
-      "cannot tell the record's kind: give options/choices (multiple choice), levels (ordinal), claims, or answer pass/fail, or name a layout",
+      "cannot tell the record's kind: give options/choices (multiple choice), levels (ordinal), claims, candidates (pairwise), reference, or answer pass/fail or yes/no, or name a layout",
     );
   }
   return { kind: k, read: READERS[k], what: `${k} records`, native: true };

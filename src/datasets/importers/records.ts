@@ -1,7 +1,7 @@
 // Turns one parsed JSON object into a dataset item of a known kind, accepting the shapes users have:
 // calibkit's own records, Hugging Face MMLU rows ({question, choices, answer: index}) and MMLU rows
 // as objects ({question, A, B, C, D, answer}). Every rejection names the field.
-import type { ClaimsItem, DatasetKind, LabelledClaim, MultipleChoiceItem, OrdinalItem, PassFailItem } from "../types.js";
+import type { ClaimsItem, DatasetKind, LabelledClaim, MultipleChoiceItem, OrdinalItem, PairwiseItem, PassFailItem, ReferenceItem, YesNoItem } from "../types.js";
 
 /** A problem with one field of one record; the reader adds the file and line. */
 export class RecordProblem extends Error {
@@ -18,8 +18,11 @@ export function kindOf(r: Json): DatasetKind | undefined {
   if (typeof r.kind === "string") return r.kind as DatasetKind;
   if ("claims" in r) return "claims";
   if ("levels" in r) return "ordinal";
+  if ("candidates" in r) return "pairwise";
+  if ("reference" in r) return "reference";
   if ("options" in r || "choices" in r || ("A" in r && "B" in r)) return "multiple_choice";
   if (r.answer === "pass" || r.answer === "fail") return "pass_fail";
+  if (r.answer === "yes" || r.answer === "no") return "yes_no";
   return undefined;
 }
 
@@ -144,4 +147,34 @@ export function passFailOf(r: Json, fallbackId: string): PassFailItem {
   if (base.question === undefined || base.question.trim() === "") throw new RecordProblem("question", "is missing");
   if (r.answer !== "pass" && r.answer !== "fail") throw new RecordProblem("answer", 'must be "pass" or "fail"');
   return { ...base, question: base.question, answer: r.answer };
+}
+
+export function yesNoOf(r: Json, fallbackId: string): YesNoItem {
+  const base = common(r, fallbackId);
+  if (base.question === undefined || base.question.trim() === "") throw new RecordProblem("question", "is missing");
+  if (r.answer !== "yes" && r.answer !== "no") throw new RecordProblem("answer", 'must be "yes" or "no"');
+  return { ...base, question: base.question, answer: r.answer };
+}
+
+export function pairwiseOf(r: Json, fallbackId: string): PairwiseItem {
+  const raw = r.candidates;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new RecordProblem("candidates", "must be a map of candidate name to text");
+  const candidates: Record<string, string> = {};
+  for (const [name, t] of Object.entries(raw)) {
+    if (typeof t !== "string" || t.trim() === "") throw new RecordProblem(`candidates.${name}`, "must be a non-empty string");
+    candidates[name] = t;
+  }
+  const names = Object.keys(candidates);
+  if (names.length < 2) throw new RecordProblem("candidates", "needs at least 2 candidates");
+  if (typeof r.answer !== "string" || !names.includes(r.answer)) {
+    throw new RecordProblem("answer", `${JSON.stringify(r.answer)} is not one of the candidates ${names.join(", ")}`);
+  }
+  return { ...common(r, fallbackId), candidates, answer: r.answer };
+}
+
+export function referenceOf(r: Json, fallbackId: string): ReferenceItem {
+  const reference = text(r, "reference", true)!;
+  const base = common(r, fallbackId);
+  if (base.context === "" && (base.question === undefined || base.question.trim() === "")) throw new RecordProblem("context", "a record needs a context or a question");
+  return { ...base, reference };
 }

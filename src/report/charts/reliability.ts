@@ -3,7 +3,7 @@
 import type { RunSummary } from "../summary.js";
 import { COLORS, type ChartOption, fmt } from "./chart.js";
 
-export function reliabilityChart(s: RunSummary): ChartOption {
+export function reliabilityChart(s: Pick<RunSummary, "reliability">): ChartOption {
   const bins = s.reliability.bins.filter((b) => b.count > 0);
   return {
     grid: { left: 60, right: 60, top: 40, bottom: 50 },

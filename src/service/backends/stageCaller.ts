@@ -3,23 +3,15 @@
 // generations with a confidence (the probability of the output's first token at L1+, agreement of samples at
 // L0), costs from the configuration, tokens estimated as characters / 4 (documented).
 import type { ModelAdapter } from "../../adapters/index.js";
-import { levelRank, type AccessLevel } from "../../api/index.js";
+import type { AccessLevel } from "../../api/index.js";
 import type { StageCaller, Usage } from "../engine/types.js";
 import { backendFailed } from "../errors.js";
 import type { HumanQueue } from "../humanQueue.js";
 import type { BackendRegistry, ConfiguredBackend } from "./backendRegistry.js";
+import { stageGeneration, stageJudgement } from "./stageCalls.js";
 
-const L0_SAMPLES = 8;
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-/** Normalised probabilities from log-probabilities (local: the adapters' index loads the model engines). */
-function softmax(logits: readonly number[]): Float64Array {
-  const max = Math.max(...logits);
-  const out = Float64Array.from(logits, (l) => Math.exp(l - max));
-  const sum = out.reduce((s, v) => s + v, 0);
-  for (let i = 0; i < out.length; i++) out[i]! /= sum;
-  return out;
-}
 
 async function call<T>(b: ConfiguredBackend, what: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -58,38 +50,19 @@ class RequestStageCaller implements StageCaller {
 
   async judge(stage: unknown, path: string, prompt: string, candidates: readonly string[]): Promise<Float64Array> {
     const { b, adapter } = await this.open(stage, path);
-    if (levelRank(adapter.accessLevel) >= 1) {
-      const logps = await call(b, "score the candidates", () => adapter.firstTokenLogProbs(prompt, candidates.map((c) => ` ${c}`)));
-      this.count(prompt);
-      return softmax(logps);
-    }
-    const samples = await call(b, "sample a judgement", () => adapter.sample(prompt, L0_SAMPLES, { seed: 0, maxTokens: 8 }));
-    this.count(prompt, samples.join(""));
-    // Add-one smoothing keeps every candidate possible when no sample names it.
-    const counts = candidates.map((c) => 1 + samples.filter((s) => s.trim().toLowerCase().startsWith(c.toLowerCase())).length);
-    const total = counts.reduce((s, v) => s + v, 0);
-    return Float64Array.from(counts, (v) => v / total);
+    const { probabilities, sampled } = await call(b, "score the candidates", () => stageJudgement(adapter, prompt, candidates));
+    this.count(prompt, sampled);
+    return probabilities;
   }
 
   async generate(stage: unknown, path: string, prompt: string): Promise<{ name: string; output: string; confidence: number; costCents: number }> {
     const { b, adapter } = await this.open(stage, path);
-    const [output = ""] = await call(b, "generate", () => adapter.sample(prompt, 1, { seed: 0, temperature: 0, maxTokens: b.config.max_tokens }));
-    this.count(prompt, output);
-    let confidence = 0;
-    let calls = 1;
-    if (output.trim() !== "" && levelRank(adapter.accessLevel) >= 1) {
-      const [logp] = await call(b, "score its output", () => adapter.firstTokenLogProbs(prompt, [output]));
-      this.count(prompt);
-      calls++;
-      confidence = Math.exp(logp ?? -Infinity);
-    } else if (output.trim() !== "") {
-      const samples = await call(b, "sample", () => adapter.sample(prompt, L0_SAMPLES, { seed: 1, maxTokens: b.config.max_tokens }));
-      this.count(prompt, samples.join(""));
-      calls++;
-      confidence = samples.filter((s) => s.trim() === output.trim()).length / samples.length;
-    }
-    const tokens = estimateTokens(prompt) * calls + estimateTokens(output);
-    const costCents = b.config.cost_cents_per_call * calls + (b.config.cost_cents_per_1k_tokens * tokens) / 1000;
+    const { output, confidence, calls, sampled } = await call(b, "generate", () => stageGeneration(adapter, prompt, b.config.max_tokens));
+    for (let i = 0; i < calls; i++) this.count(prompt, i === 0 ? output : i === 1 ? sampled : "");
+    const tokens = estimateTokens(prompt) * calls + estimateTokens(output) + estimateTokens(sampled);
+    // One call of the stage costs its per-call price once, however many adapter calls it took (the route
+    // calibration prices each stage reached at cost_cents_per_call).
+    const costCents = b.config.cost_cents_per_call + (b.config.cost_cents_per_1k_tokens * tokens) / 1000;
     return { name: b.config.name, output, confidence, costCents };
   }
 

@@ -7,6 +7,7 @@ import type { RouteAnswer, RouteQuery, RouteStageTrail, ExampleRecord } from "..
 import { calibrateRoute, HUMAN_QUEUE, routeStep } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached } from "./pools.js";
+import { matchesReference } from "../backends/stageCalls.js";
 import type { QueryInput, QueryOutcome, StageCaller } from "./types.js";
 
 const ROUTE_DELTA = 0.05;
@@ -17,7 +18,6 @@ export function stagePrompt(instructions: unknown, context: unknown): string {
   return instructions === undefined ? text(context) : `${text(instructions)}\n\n${text(context)}\n\nAnswer:`;
 }
 
-const normalise = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
 
 function stageVerdict(label: unknown, stage: string): boolean | undefined {
   const stages = (label as { stages?: Record<string, unknown> } | null)?.stages;
@@ -52,7 +52,7 @@ async function stageRows(input: QueryInput<RouteQuery>, stage: unknown, path: st
     if (confidence !== undefined && verdict !== undefined) return Promise.resolve({ confidence, correct: verdict });
     return stages.generate(stage, path, stagePrompt(input.query.instructions, example.context)).then((out) => ({
       confidence: confidence ?? out.confidence,
-      correct: verdict ?? normalise(out.output).startsWith(normalise(reference!)),
+      correct: verdict ?? matchesReference(out.output, reference!),
     }));
   };
   const out: (StageRow | undefined)[] = new Array(examples.length);

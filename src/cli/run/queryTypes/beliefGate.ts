@@ -1,0 +1,98 @@
+// belief: yes/no items → Venn–Abers beliefs on p(yes); gate: pass/fail items → auto_approve / escalate /
+// abstain under risk, risk_high_probability or fdr. Both score the statement against its story (σ of its PMI).
+import type { BeliefAnswer, ExampleRecord, GateAnswer } from "../../../api/index.js";
+import type { PassFailItem, YesNoItem } from "../../../datasets/index.js";
+import type { QuerySection } from "../../../report/index.js";
+import { reliabilityBins, type BeliefPair } from "../analysis.js";
+import { BAND_LEVEL, bernoulliHalfWidth, binomialUpper } from "./bands.js";
+import { sigmoid, statementPmi } from "./statementEvidence.js";
+import type { Driver, DriverContext, Prepared } from "./types.js";
+
+type Statement = YesNoItem | PassFailItem;
+const positive = (i: Statement) => i.answer === "yes" || i.answer === "pass";
+
+async function prepareStatements(items: readonly Statement[], ctx: DriverContext, names: [string, string], type: "belief" | "gate", extra: Record<string, unknown>): Promise<Prepared[]> {
+  const pmi = await statementPmi(ctx.adapter, items.map((i) => ({ story: i.context, statement: i.question })), ctx.progress);
+  return items.map((item, k) => {
+    const p = sigmoid(pmi[k]!);
+    const evidence = { option_probabilities: { [names[0]]: p, [names[1]]: 1 - p } };
+    const label = positive(item) ? names[0] : names[1];
+    const record: ExampleRecord = {
+      context: `${item.context}\n${item.question}`, label, ...(item.group !== undefined ? { group: item.group } : {}),
+      metadata: { id: item.id, evidence, access_level: ctx.accessLevel },
+    };
+    return { id: item.id, record, context: item.context, query: { type, instructions: item.question, evidence, ...extra }, truth: label };
+  });
+}
+
+export const beliefDriver: Driver = {
+  type: "belief", kinds: ["yes_no", "pass_fail"], clientEvidence: true, needsStages: false,
+  prepare: (items, ctx) => prepareStatements(items as Statement[], ctx, ["yes", "no"], "belief", {}),
+  summarise(outcomes): QuerySection {
+    const m = outcomes.length;
+    const pairs: BeliefPair[] = [];
+    let yes = 0, p0 = 0, p1 = 0, variance = 0;
+    for (const { prepared, answer } of outcomes) {
+      const a = answer as BeliefAnswer;
+      const gold = prepared.truth === "yes";
+      if (gold) yes++;
+      p0 += a.venn_abers[0];
+      p1 += a.venn_abers[1];
+      variance += a.probability * (1 - a.probability);
+      // The reliability diagram of the yes option (and of no, its complement): each item once per option.
+      pairs.push({ p0: a.venn_abers[0], p1: a.venn_abers[1], gold });
+    }
+    const observed = yes / m;
+    const half = bernoulliHalfWidth(m, variance);
+    const band: [number, number] = [Math.max(0, p0 / m - half), Math.min(1, p1 / m + half)];
+    const reliability = reliabilityBins(pairs);
+    const used = reliability.bins.filter((b) => b.count > 0);
+    const expected = used.reduce((s, b) => s + (b.count / m) * Math.abs(b.meanBelief - b.observed), 0);
+    const maximum = used.reduce((s, b) => Math.max(s, Math.abs(b.meanBelief - b.observed)), 0);
+    return {
+      guarantee: "Venn–Abers calibration: p(yes) lies within [p0, p1], both calibrated",
+      quantity: "observed frequency of yes on the test split",
+      value: observed, target: (p0 + p1) / (2 * m), band, inBand: observed >= band[0] && observed <= band[1], n: m,
+      bandNote: `mean [p0, p1] widened by ${BAND_LEVEL * 100}% of the spread of ${m} Bernoulli(p) draws`,
+      rates: [
+        { name: "mean p0", value: p0 / m }, { name: "mean p1", value: p1 / m },
+        { name: "accuracy of p ≥ 0.5", value: outcomes.filter(({ prepared, answer }) => ((answer as BeliefAnswer).probability >= 0.5) === (prepared.truth === "yes")).length / m },
+      ],
+      reliability, calibrationErrors: { expected, maximum },
+    };
+  },
+};
+
+export const GATE_GUARANTEES = ["risk", "risk_high_probability", "fdr"] as const;
+
+export const gateDriver: Driver = {
+  type: "gate", kinds: ["pass_fail", "yes_no"], clientEvidence: true, needsStages: false,
+  prepare: (items, ctx) => prepareStatements(items as Statement[], ctx, ["pass", "fail"], "gate", {
+    guarantee: ctx.guarantee ?? "risk", target: ctx.target ?? ctx.alpha,
+    ...((ctx.guarantee ?? "risk") === "risk_high_probability" ? { delta: ctx.delta ?? 0.1 } : {}),
+  }),
+  summarise(outcomes, ctx): QuerySection {
+    const m = outcomes.length;
+    const guarantee = ctx.guarantee ?? "risk";
+    const target = ctx.target ?? ctx.alpha;
+    const count = (d: string) => outcomes.filter((o) => (o.answer as GateAnswer).decision === d).length;
+    const approved = outcomes.filter((o) => (o.answer as GateAnswer).decision === "auto_approve");
+    const fails = approved.filter((o) => o.prepared.truth === "fail").length;
+    const fdr = guarantee === "fdr";
+    const over = fdr ? approved.length : m;
+    const value = over === 0 ? 0 : fails / over;
+    const upper = over === 0 ? 0 : binomialUpper(over, target) / over;
+    return {
+      guarantee: `${guarantee} of auto-approved fails ≤ ${target}${guarantee === "risk_high_probability" ? ` with probability ≥ ${1 - (ctx.delta ?? 0.1)}` : ""}`,
+      quantity: fdr ? "realized FDR (fails / auto-approved)" : "realized risk (auto-approved fails / test items)",
+      value, target, band: [0, upper], inBand: value <= upper, n: over,
+      bandNote: `${BAND_LEVEL * 100}% binomial quantile of ${over} draws at the target`,
+      rates: [
+        { name: "auto_approve rate", value: count("auto_approve") / m },
+        { name: "escalate rate", value: count("escalate") / m },
+        { name: "abstain rate", value: count("abstain") / m },
+        { name: "pass rate of the test split", value: outcomes.filter((o) => o.prepared.truth === "pass").length / m },
+      ],
+    };
+  },
+};

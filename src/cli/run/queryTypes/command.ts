@@ -1,0 +1,33 @@
+// The typed run as a command: run the pipeline, write summary.json and report.html, print the measured
+// guarantee, the rates and the cross-check. Exit 1 when any answer disagrees or is left unchecked.
+import { readFile } from "node:fs/promises";
+import type { Dataset } from "../../../datasets/index.js";
+import { writeReport } from "../../../report/index.js";
+import type { RunOptions } from "../options.js";
+import { runTypedPipeline } from "./pipeline.js";
+import type { TypedQuery } from "./types.js";
+
+const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : "—");
+
+export async function runTypedRun(options: RunOptions, type: TypedQuery, dataset: Dataset, log: (line: string) => void): Promise<number> {
+  const pkg = JSON.parse(await readFile(new URL("../../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  const s = await runTypedPipeline(options, type, dataset, log, pkg.version ?? "unknown");
+  const { summaryPath, reportPath } = await writeReport(options.out, s);
+  const q = s.section;
+  const c = s.crossCheck;
+  const unchecked = Object.values(c.unchecked).reduce((a, b) => a + b, 0);
+  const lines = [
+    `${type}: ${q.guarantee}`,
+    `${q.quantity}: ${fmt(q.value)} on ${q.n} test items (target ${fmt(q.target)}, band ${fmt(q.band[0])}–${fmt(q.band[1])}${q.inBand ? "" : ", OUTSIDE"})`,
+    ...q.rates.map((r) => `${r.name}: ${fmt(r.value)}`),
+    ...(q.calibrationErrors ? [`calibration error: ECE ${fmt(q.calibrationErrors.expected)}, MCE ${fmt(q.calibrationErrors.maximum)}`] : []),
+    `cross-check: ${c.disagreements.length === 0 ? "0 disagreements" : `${c.disagreements.length} DISAGREEMENTS`}, ${unchecked} unchecked, over ${c.answers} answers, ${c.fields} fields`,
+    ...c.disagreements.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
+    ...c.uncheckedReasons.slice(0, 5).map((u) => `  unchecked ${u.query}: ${u.reason}`),
+    `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
+    `wrote ${summaryPath}`,
+    `wrote ${reportPath}`,
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  return c.disagreements.length === 0 && unchecked === 0 ? 0 : 1;
+}

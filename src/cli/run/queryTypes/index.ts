@@ -1,0 +1,11 @@
+// Typed runs (belief, gate, claim, judge, route): the pipeline and what picks the query type.
+import type { Dataset } from "../../../datasets/index.js";
+import type { QueryTypeName } from "../queryTypeOptions.js";
+
+export { runTypedPipeline } from "./pipeline.js";
+export { TYPED_QUERIES, type TypedQuery } from "./types.js";
+
+/** The query type a dataset kind calls for when `--query-type` is not given. */
+export const DEFAULT_QUERY_TYPE: Record<Dataset["kind"], QueryTypeName> = {
+  multiple_choice: "set", ordinal: "interval", yes_no: "belief", pass_fail: "gate", claims: "claim", pairwise: "judge", reference: "route",
+};

@@ -1,0 +1,128 @@
+// The main job for belief, gate, claim, judge and route queries: split, evidence (the local model's, and the
+// cascade stages' for calibration items), a client_evidence profile, the calibration examples, one evaluate
+// request per test item cross-checked as it arrives, and the guarantee's quantity measured on the test split.
+import { basename } from "node:path";
+import { createOpenAICompatibleAdapter, openAdapter } from "../../../adapters/index.js";
+import type { Answer, EvaluateRequest, ExampleRecord } from "../../../api/index.js";
+import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../../client/index.js";
+import { mulberry32 } from "../../../conformal/index.js";
+import { splitDataset, type Dataset } from "../../../datasets/index.js";
+import type { QueryRunSummary } from "../../../report/index.js";
+import { connect } from "../connect.js";
+import { RunInputError } from "../errors.js";
+import type { RunOptions } from "../options.js";
+import { startProgress } from "../progress.js";
+import { DRIVERS } from "./drivers.js";
+import type { Driver, Prepared, Stage, TypedQuery } from "./types.js";
+
+const INGEST_BATCH = 100;
+const STAGE_MAX_TOKENS = 4;
+const QUERY_NAME = "answer";
+
+async function evaluateOne(client: EvaluationClient, request: EvaluateRequest): Promise<Record<string, Answer>> {
+  try {
+    return (await client.evaluate(request)).answers;
+  } catch (err) {
+    // Too few examples for the guarantee: the heuristic answers are still answers, and still checked.
+    if (err instanceof InsufficientCalibrationError) return err.answers as Record<string, Answer>;
+    throw err;
+  }
+}
+
+export async function runTypedPipeline(options: RunOptions, type: TypedQuery, dataset: Dataset, log: (line: string) => void, version: string): Promise<QueryRunSummary> {
+  const started = performance.now();
+  const timings: QueryRunSummary["timings"] = [];
+  const timed = async <T>(step: string, items: number | undefined, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const value = await work();
+    timings.push({ step, seconds: (performance.now() - t0) / 1000, ...(items !== undefined ? { items } : {}) });
+    return value;
+  };
+  const driver: Driver = DRIVERS[type];
+  if (!driver.kinds.includes(dataset.kind)) {
+    throw new RunInputError(options.dataset, `holds ${dataset.kind} items; ${type} queries read ${driver.kinds.join(" or ")} items (docs/run.md)`);
+  }
+  if (driver.needsStages && options.stages.length === 0) {
+    throw new RunInputError(options.dataset, `${type} queries need cascade stages: give --stage NAME=URL (e.g. a \`calibkit serve-model\` URL) at least once`);
+  }
+  const items = dataset.items as readonly Dataset["items"][number][];
+  const all = options.limit !== undefined ? items.slice(0, options.limit) : items;
+  const split = splitDataset(all, { calibration: options.calibration, test: options.test, audit: 0, monitor: 0 }, mulberry32(options.seed));
+  if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
+  log(`dataset: ${all.length} ${dataset.kind} items → calibration ${split.calibration.length}, test ${split.test.length} (seed ${options.seed}); ${type} queries`);
+
+  const adapter = await timed("open model", undefined, () => openAdapter(options.model));
+  const stages: Stage[] = [];
+  try {
+    for (const s of options.stages) stages.push({ ...s, maxTokens: STAGE_MAX_TOKENS, adapter: await createOpenAICompatibleAdapter({ baseUrl: s.url }) });
+    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
+    const backendName = `${adapter.provider}:${adapter.model}`;
+    log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
+    const config = { backends: stages.map((s) => ({ name: s.name, provider: "vllm" as const, base_url: s.url, cost_cents_per_call: s.costPerCall, cost_cents_per_1k_tokens: 0, max_tokens: s.maxTokens })) };
+    await using service = await connect(options.service, log, config);
+    const client = service.client;
+    const stem = options.profile ?? `${basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
+    const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
+    const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
+    const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
+    if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
+
+    const ctx = { adapter, accessLevel, stages, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
+    const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
+    const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
+      const bar = startProgress("evidence", ordered.length, { quiet: options.quiet });
+      try {
+        return await driver.prepare(ordered, { ...ctx, progress: (n) => bar.increment(n) });
+      } finally {
+        bar.stop();
+      }
+    });
+    const calibration = prepared.slice(0, split.calibration.length);
+    const test = prepared.slice(split.calibration.length);
+    const records: ExampleRecord[] = calibration.map((p) => ({ ...p.record, source: `${basename(options.dataset)}#${p.id}` }));
+    await timed("ingest", records.length, async () => {
+      for (let i = 0; i < records.length; i += INGEST_BATCH) await client.addExamples(name, records.slice(i, i + INGEST_BATCH));
+    });
+    const profile = await client.getProfile(name);
+    const stageCosts = Object.fromEntries((await client.listBackends()).backends.flatMap((b) => (b.name !== undefined && b.cost_cents_per_call !== undefined ? [[b.name, b.cost_cents_per_call]] : [])));
+    const checker = new CrossChecker(profile, records, { stageCosts });
+    const outcomes = await timed("evaluate", test.length, async () => {
+      const bar = startProgress("evaluate", test.length, { quiet: options.quiet });
+      const out: { prepared: Prepared; answer: Answer }[] = [];
+      try {
+        for (const p of test) {
+          const request = {
+            context: p.context, ...(driver.clientEvidence ? { backend } : {}),
+            queries: { [QUERY_NAME]: { ...p.query, calibration_profile: name } },
+          } as unknown as EvaluateRequest;
+          const answers = await evaluateOne(client, request);
+          checker.check(request, { answers }, p.id);
+          out.push({ prepared: p, answer: answers[QUERY_NAME]! });
+          bar.increment();
+        }
+      } finally {
+        bar.stop();
+      }
+      return out;
+    });
+    const report = checker.report;
+    return {
+      calibkit: version,
+      createdAt: new Date().toISOString(),
+      queryType: type,
+      model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
+      dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
+      service: { url: service.baseUrl, embedded: service.embedded },
+      profile: { name, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
+      stages: stages.map((s) => ({ name: s.name, url: s.url, costPerCall: s.costPerCall })),
+      split: { calibration: calibration.length, test: test.length },
+      section: driver.summarise(outcomes, { ...ctx, calibrationN: profile.n }),
+      crossCheck: { answers: report.answers, fields: report.fields, unchecked: report.unchecked, uncheckedReasons: report.uncheckedReasons, disagreements: report.disagreements },
+      timings,
+      totalSeconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await adapter.dispose();
+    for (const s of stages) await s.adapter.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+// route: reference items (a prompt and the answer it should start with) → served_by / escalated / cost_cents
+// over a cascade of `--stage` servers. Each stage's output and confidence on a calibration item are computed
+// here exactly as the service computes them (stageGeneration over stagePrompt) and sent as verdicts and
+// `stage_confidence`, so the service calibrates from them without calling the stages and the cross-check can
+// recompute the thresholds. The report measures the mean cost against target_cents (cost_budget) or the
+// accuracy against 1 − α (accuracy).
+import type { ExampleRecord, RouteAnswer } from "../../../api/index.js";
+import type { ReferenceItem } from "../../../datasets/index.js";
+import type { QuerySection } from "../../../report/index.js";
+import { matchesReference, stageGeneration, stagePrompt } from "../../../service/index.js";
+import { BAND_LEVEL, hoeffding } from "./bands.js";
+import type { Driver, DriverContext, Prepared } from "./types.js";
+
+export const ROUTE_GUARANTEES = ["cost_budget", "accuracy"] as const;
+
+/** The default budget: the first stage always, the second about half the time. */
+export const defaultTargetCents = (ctx: Pick<DriverContext, "stages">): number =>
+  ctx.stages[0]!.costPerCall + 0.5 * ctx.stages.slice(1).reduce((s, st) => s + st.costPerCall, 0);
+
+function guaranteeOf(ctx: DriverContext): { guarantee: string; target: number } {
+  const guarantee = ctx.guarantee ?? "cost_budget";
+  return { guarantee, target: guarantee === "cost_budget" ? ctx.target ?? defaultTargetCents(ctx) : 1 - ctx.alpha };
+}
+
+export const routeDriver: Driver = {
+  type: "route", kinds: ["reference"], clientEvidence: false, needsStages: true,
+  async prepare(items, ctx): Promise<Prepared[]> {
+    const { guarantee, target } = guaranteeOf(ctx);
+    const out: Prepared[] = [];
+    for (const item of items as ReferenceItem[]) {
+      const prompt = stagePrompt(item.question, item.context);
+      const verdicts: Record<string, string> = {};
+      const confidence: Record<string, number> = {};
+      for (const stage of ctx.stages) {
+        const g = await stageGeneration(stage.adapter, prompt, stage.maxTokens);
+        verdicts[stage.name] = matchesReference(g.output, item.reference) ? "correct" : "incorrect";
+        confidence[stage.name] = g.confidence;
+      }
+      const record: ExampleRecord = {
+        context: item.context, label: { stages: verdicts }, ...(item.group !== undefined ? { group: item.group } : {}),
+        metadata: { id: item.id, reference: item.reference, evidence: { stage_confidence: confidence } },
+      };
+      const query = {
+        type: "route", guarantee, ...(guarantee === "cost_budget" ? { target_cents: target } : { alpha: ctx.alpha }),
+        ...(item.question !== undefined ? { instructions: item.question } : {}),
+        cascade: ctx.stages.map((s) => ({ backend: { provider: "vllm", name: s.name } })),
+      };
+      out.push({ id: item.id, record, context: item.context, query, truth: item.reference });
+      ctx.progress(1);
+    }
+    return out;
+  },
+  summarise(outcomes, ctx): QuerySection {
+    const m = outcomes.length;
+    const { guarantee, target } = guaranteeOf(ctx);
+    const answers = outcomes.map((o) => o.answer as RouteAnswer);
+    const cost = answers.reduce((s, a) => s + a.cost_cents, 0) / m;
+    const right = outcomes.filter((o) => typeof (o.answer as RouteAnswer).output === "string" && matchesReference((o.answer as RouteAnswer).output as string, o.prepared.truth as string)).length;
+    const accuracy = right / m;
+    const maxCost = ctx.stages.reduce((s, st) => s + st.costPerCall, 0);
+    const budget = guarantee === "cost_budget";
+    const value = budget ? cost : accuracy;
+    const band: [number, number] = budget ? [0, target + hoeffding(m, maxCost)] : [Math.max(0, target - hoeffding(m, 1)), 1];
+    const served = (name: string) => answers.filter((a) => a.served_by === name).length / m;
+    return {
+      guarantee: budget ? `expected cost per query ≤ ${target}¢ (Learn then Test, δ = 0.05), the most accurate such thresholds` : `accuracy ≥ ${target} (Learn then Test, δ = 0.05) at the least cost`,
+      quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
+      value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
+      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}]`,
+      rates: [
+        { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
+        ...ctx.stages.map((s) => ({ name: `served by ${s.name}`, value: served(s.name) })),
+        { name: budget ? "accuracy of the served outputs" : "mean cost per test query (cents)", value: budget ? accuracy : cost },
+      ],
+    };
+  },
+};

@@ -1,0 +1,57 @@
+// What each query type's driver gives the typed run: its items from the dataset, each item's calibration record
+// and query (evidence from the local model, or from the cascade stages), and the report section that measures
+// its guarantee on the test split.
+import type { ModelAdapter } from "../../../adapters/index.js";
+import type { AccessLevel, Answer, ExampleRecord } from "../../../api/index.js";
+import type { Dataset } from "../../../datasets/index.js";
+import type { QuerySection } from "../../../report/index.js";
+
+export const TYPED_QUERIES = ["belief", "gate", "claim", "judge", "route"] as const;
+export type TypedQuery = (typeof TYPED_QUERIES)[number];
+
+/** A cascade stage served by an OpenAI-compatible server (`calibkit serve-model`), as configured for the service. */
+export interface Stage {
+  name: string;
+  url: string;
+  /** Cents per call of the stage (the service's `cost_cents_per_call`). */
+  costPerCall: number;
+  /** Most tokens a route stage generates. */
+  maxTokens: number;
+  adapter: ModelAdapter;
+}
+
+export interface DriverContext {
+  adapter: ModelAdapter;
+  accessLevel: AccessLevel;
+  stages: readonly Stage[];
+  alpha: number;
+  /** Gate: the guarantee, its target and δ; route: the guarantee and its budget in cents. */
+  guarantee: string | undefined;
+  target: number | undefined;
+  delta: number | undefined;
+  /** Called after each item's evidence, with the number done. */
+  progress: (done: number) => void;
+}
+
+/** One item, ready for the service: its calibration record and the query (without its profile). */
+export interface Prepared {
+  id: string;
+  record: ExampleRecord;
+  context: unknown;
+  query: Record<string, unknown>;
+  /** What the item's answer is judged against (the gold label, the labelled claims, the reference). */
+  truth: unknown;
+}
+
+export interface Driver {
+  type: TypedQuery;
+  /** Dataset kinds it reads; the first is the one `--query-type` defaults from. */
+  kinds: readonly Dataset["kind"][];
+  /** True when the query's evidence is the client's (every type but route). */
+  clientEvidence: boolean;
+  /** True when the type needs `--stage` servers. */
+  needsStages: boolean;
+  prepare(items: readonly Dataset["items"][number][], ctx: DriverContext): Promise<Prepared[]>;
+  /** The measured guarantee and the rates of the test split. */
+  summarise(outcomes: readonly { prepared: Prepared; answer: Answer }[], ctx: DriverContext & { calibrationN: number }): QuerySection;
+}

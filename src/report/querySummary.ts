@@ -1,0 +1,46 @@
+// What a `calibkit run --query-type belief|gate|claim|judge|route` measured: the guarantee's quantity on the
+// test split against its target and its finite-sample band, the rates that go with it, and the cross-check.
+import type { Disagreement, RunSummary } from "./summary.js";
+
+export interface QuerySection {
+  /** The guarantee in words, e.g. "risk of auto-approved fails ≤ 0.1 (conformal risk control)". */
+  guarantee: string;
+  /** The measured quantity, e.g. "realized risk (fails auto-approved / test items)". */
+  quantity: string;
+  value: number;
+  target: number;
+  /** Where `value` should land on this seeded split, and how that range was computed. */
+  band: [number, number];
+  bandNote: string;
+  inBand: boolean;
+  /** Test items the quantity is measured over. */
+  n: number;
+  rates: { name: string; value: number; note?: string }[];
+  /** Belief runs: the Venn–Abers probabilities binned against the observed frequency of yes. */
+  reliability?: RunSummary["reliability"];
+  /** Belief runs: expected and maximum calibration error over the bins. */
+  calibrationErrors?: { expected: number; maximum: number };
+}
+
+export interface QueryRunSummary {
+  calibkit: string;
+  createdAt: string;
+  queryType: "belief" | "gate" | "claim" | "judge" | "route";
+  model: RunSummary["model"];
+  dataset: RunSummary["dataset"];
+  service: RunSummary["service"];
+  profile: { name: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };
+  /** Cascade stages (judge, route) with their cost per call. */
+  stages: { name: string; url: string; costPerCall: number }[];
+  split: { calibration: number; test: number };
+  section: QuerySection;
+  crossCheck: {
+    answers: number;
+    fields: number;
+    unchecked: Record<string, number>;
+    uncheckedReasons: { query: string; reason: string }[];
+    disagreements: Disagreement[];
+  };
+  timings: RunSummary["timings"];
+  totalSeconds: number;
+}
