@@ -78,19 +78,21 @@ export const gateDriver: Driver = {
     const count = (d: string) => outcomes.filter((o) => (o.answer as GateAnswer).decision === d).length;
     const approved = outcomes.filter((o) => (o.answer as GateAnswer).decision === "auto_approve");
     const fails = approved.filter((o) => o.prepared.truth === "fail").length;
+    // Each query is its own batch of one, so FDR is P(approved and fail) per query — the same quantity as the
+    // risk of zero-one loss; the share of approvals that fail (a batch FDR) is a rate beside it.
     const fdr = guarantee === "fdr";
-    const over = fdr ? approved.length : m;
-    const value = over === 0 ? 0 : fails / over;
-    const upper = over === 0 ? 0 : binomialUpper(over, target) / over;
+    const value = m === 0 ? 0 : fails / m;
+    const upper = m === 0 ? 0 : binomialUpper(m, target) / m;
     return {
-      guarantee: `${guarantee} of auto-approved fails ≤ ${target}${guarantee === "risk_high_probability" ? ` with probability ≥ ${1 - (ctx.delta ?? 0.1)}` : ""}`,
-      quantity: fdr ? "realized FDR (fails / auto-approved)" : "realized risk (auto-approved fails / test items)",
-      value, target, band: [0, upper], inBand: value <= upper, n: over,
-      bandNote: `${BAND_LEVEL * 100}% binomial quantile of ${over} draws at the target`,
+      guarantee: `${guarantee} of auto-approved fails ≤ ${target}${guarantee === "risk_high_probability" ? ` with probability ≥ ${1 - (ctx.delta ?? 0.1)}` : ""}${fdr ? " (each query a batch of one)" : ""}`,
+      quantity: fdr ? "realized FDR per query (auto-approved fails / test items)" : "realized risk (auto-approved fails / test items)",
+      value, target, band: [0, upper], inBand: value <= upper, n: m,
+      bandNote: `${BAND_LEVEL * 100}% binomial quantile of ${m} draws at the target`,
       rates: [
         { name: "auto_approve rate", value: count("auto_approve") / m },
         { name: "escalate rate", value: count("escalate") / m },
         { name: "abstain rate", value: count("abstain") / m },
+        { name: "fails among the auto-approved", value: approved.length ? fails / approved.length : 0 },
         { name: "pass rate of the test split", value: outcomes.filter((o) => o.prepared.truth === "pass").length / m },
       ],
     };
