@@ -11,6 +11,7 @@ import { parseConfig, storedKeys, type ServiceConfig, type ServiceConfigInput } 
 import { HumanQueue } from "./humanQueue.js";
 import { BASE_PATH, createHttpHandler } from "./http/server.js";
 import { LabellingJobs } from "./labellingJobs.js";
+import { importLegacyDataDir } from "./profiles/legacyImport.js";
 import { ProfileStore } from "./profiles/profileStore.js";
 import { LoadShedder, RateLimiter } from "./rateLimit.js";
 import { buildRouter } from "./routes.js";
@@ -25,6 +26,8 @@ export interface StartServiceOptions {
   dataDir?: string;
   /** A `postgres://` URL: keep everything in that PostgreSQL instead, shared with other instances. */
   store?: string | undefined;
+  /** A data folder of the format before the store, read into the store once before serving. */
+  importDir?: string | undefined;
   /** The configuration (file format of docs/service.md), parsed or not. Default: no keys, no backends. */
   config?: ServiceConfigInput | ServiceConfig;
   /** Where log lines go. Default stderr. */
@@ -59,6 +62,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => undefined);
   };
   try {
+    if (options.importDir) await importLegacyDataDir(store, resolve(options.importDir), log);
     const profiles = await ProfileStore.open(store, log);
     cleanup.push(() => profiles.close());
     const humanQueue = await HumanQueue.open(store);

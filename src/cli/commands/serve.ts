@@ -5,7 +5,7 @@ import { formatKeyHash, loadConfigFile, startService, type ServiceConfig } from 
 
 export const summary = "Serve the Calibrated Evaluation Service (/api/v1) from a local data directory";
 
-const HELP = `usage: calibkit serve [--host 127.0.0.1] [--port 8787] [--data DIR | --store postgres://...] [--config FILE]
+const HELP = `usage: calibkit serve [--host 127.0.0.1] [--port 8787] [--data DIR | --store postgres://...] [--import OLD_DIR] [--config FILE]
        calibkit serve --hash-key KEY
 
   --host HOST      address to bind (default 127.0.0.1; a non-loopback address needs "keys" in --config)
@@ -13,6 +13,8 @@ const HELP = `usage: calibkit serve [--host 127.0.0.1] [--port 8787] [--data DIR
   --data DIR       folder of the embedded SQLite store: profiles, jobs, the human queue (default .calibkit/service)
   --store URL      a postgres:// URL: keep everything in that PostgreSQL, shared by every instance given it
                    (default: the CALIBKIT_STORE environment variable, else the SQLite store in --data)
+  --import OLD_DIR a data folder of calibkit before the store (profiles/*/wal.jsonl, jobs/, human-queue/):
+                   read into the store once before serving; what the store already has is left as it is
   --config FILE    JSON configuration: keys, backends, connections, rate_limit, max_body_bytes, overload
                    (docs/service.md)
   --hash-key KEY   print the sha256 form of an API key for the config's "keys" ({"hash": ...}) and exit
@@ -21,7 +23,7 @@ const HELP = `usage: calibkit serve [--host 127.0.0.1] [--port 8787] [--data DIR
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("serve", argv, {
     host: { type: "string", default: "127.0.0.1" }, port: { type: "string", default: "8787" },
-    data: { type: "string", default: ".calibkit/service" }, store: { type: "string" }, config: { type: "string" }, "hash-key": { type: "string" },
+    data: { type: "string", default: ".calibkit/service" }, store: { type: "string" }, import: { type: "string" }, config: { type: "string" }, "hash-key": { type: "string" },
   }, HELP);
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
@@ -39,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let service;
   try {
-    service = await startService({ host: values.host, port, dataDir: values.data, store: values.store ?? (process.env.CALIBKIT_STORE || undefined), ...(config ? { config } : {}) });
+    service = await startService({ host: values.host, port, dataDir: values.data, store: values.store ?? (process.env.CALIBKIT_STORE || undefined), importDir: values.import, ...(config ? { config } : {}) });
   } catch (err) {
     process.stderr.write(`calibkit serve: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
