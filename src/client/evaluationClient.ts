@@ -5,7 +5,8 @@ import {
   alertListSchema, auditResultSchema, backendListSchema, createMonitorRequestSchema, evaluateResponseSchema,
   examplesRequestSchema, humanQueueSchema, labellingJobSchema, labelWithJudgeRequestSchema, monitorListSchema,
   monitorSchema, parseCreateProfileRequest, parseEvaluateRequest, parseOrThrow, profileListSchema,
-  profileNameSchema, profileSchema, ValidationError,
+  profileNameSchema, profileSchema, resolvedHumanQueueItemSchema, resolveHumanQueueItemRequestSchema, ValidationError,
+  type ResolveHumanQueueItemRequest,
   type CreateMonitorRequest, type CreateProfileRequest, type EvaluateRequestInput, type ExampleRecord,
   type LabelWithJudgeRequest,
 } from "../api/index.js";
@@ -148,6 +149,15 @@ export class EvaluationClient {
   /** GET /backends: configured backends with their detected access level. */
   async listBackends(call?: CallOptions): Promise<Output<typeof backendListSchema>> {
     return this.#call(backendListSchema, "GET", "/backends", undefined, call);
+  }
+
+  /**
+   * Extension: POST /human-queue/{id}/resolve — a person's answer; unless `add_example` is false it joins the
+   * item's profile as a labelled example.
+   */
+  async resolveHumanQueueItem(id: string, request: ResolveHumanQueueItemRequest, call?: CallOptions): Promise<Output<typeof resolvedHumanQueueItemSchema>> {
+    const path = `/human-queue/${segment(id, "id")}/resolve`;
+    return this.#call(resolvedHumanQueueItemSchema, "POST", path, parseOrThrow(resolveHumanQueueItemRequestSchema, request, "resolve request"), call);
   }
 
   /** Extension: GET /human-queue, the items waiting for a person. */

@@ -12,6 +12,7 @@ import { coveredBy } from "./engine/coverage.js";
 import { evaluate } from "./engine/evaluate.js";
 import { invalidField, notFound } from "./errors.js";
 import type { HumanQueue } from "./humanQueue.js";
+import { resolveHumanQueueItem } from "./humanQueueResolve.js";
 import { Router, type ServiceRequest, type ServiceResponse } from "./http/router.js";
 import type { LabellingJobs } from "./labellingJobs.js";
 import { prepareExamples } from "./profiles/ingest.js";
@@ -163,6 +164,9 @@ export function buildRouter(parts: ServiceParts): Router {
   router.add("GET", "/human-queue", async (req) => ({
     status: 200,
     body: { items: await humanQueue.list({ profile: req.query.get("profile"), kind: req.query.get("kind") }) },
+  }));
+  router.add("POST", "/human-queue/:id/resolve", async (req) => ({
+    status: 200, body: await resolveHumanQueueItem(req.params.id!, req.body, { humanQueue, profiles }),
   }));
   router.add("GET", "/health", () => ({ status: 200, body: { status: "ok", profiles: profiles.list().length } }));
   return router;

@@ -50,7 +50,8 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
       escalatedTo = HUMAN_QUEUE;
       humanItem = await input.stages.enqueueHuman({
         profile: profile.name, query: name, context: input.context,
-        detail: { type: "judge", instructions: query.instructions, candidates: sorted, last_set: trail.at(-1)?.set ?? [] },
+        // The query's own evidence goes with it: a person's answer then becomes an example of the request stage.
+        detail: { type: "judge", instructions: query.instructions, candidates: sorted, last_set: trail.at(-1)?.set ?? [], ...(input.evidence ? { evidence: input.evidence } : {}) },
       });
       break;
     }
