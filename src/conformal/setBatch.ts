@@ -179,13 +179,13 @@ export function resolveStrata(cal: CalibratedSet, groupNames: readonly (string |
   const slots = groupNames.length * per;
   const q = new Float64Array(slots);
   const n = new Int32Array(slots);
-  const sorted: Float64Array[] = new Array(slots);
+  const all: Stratum[] = new Array(slots);
   for (let g = 0; g < groupNames.length; g++) {
     for (let j = 0; j < per; j++) {
       const st: Stratum = stratumOrEmpty(cal.strata, stratumKey(groupNames[g], cal.classConditional ? j : undefined), cal.alpha);
       q[g * per + j] = st.threshold;
       n[g * per + j] = st.n;
-      sorted[g * per + j] = st.scores;
+      all[g * per + j] = st;
     }
   }
   let slotOfRow: Int32Array | undefined;
@@ -193,7 +193,7 @@ export function resolveStrata(cal: CalibratedSet, groupNames: readonly (string |
     slotOfRow = new Int32Array(codes.length);
     for (let i = 0; i < codes.length; i++) slotOfRow[i] = codes[i]! * per;
   }
-  return { q, n, sorted, slotOfRow, perClass: cal.classConditional };
+  return { q, n, strata: all, slotOfRow, perClass: cal.classConditional };
 }
 
 /** Sets for every row of the batch: membership[i·K + j] = 1 ⇔ option j is in row i's set. O(N K log K). */
@@ -213,7 +213,9 @@ export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: Se
   }
   if (!cal.randomized) uniforms = undefined;
   const d = rows.data;
-  for (let i = 0; i < d.length; i++) {
+  // LAC without extras checks its rows as it reads them (predictRows); the others are checked first.
+  const lacOnly = cal.method === "LAC" && !cal.classConditional && !options.scores && !options.pValues;
+  for (let i = 0; !lacOnly && i < d.length; i++) {
     const p = d[i]!;
     if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, Math.floor(i / width), "probabilities");
   }

@@ -4,8 +4,9 @@
 // probability, so a test row equal to a calibration row gets exactly the calibration score.
 
 import type { SetMethod } from "./registry.js";
-import type { PackedRows } from "./rowsPacked.js";
+import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { countBelow } from "./quantile.js";
+import type { Stratum } from "./strata.js";
 
 let above = new Float64Array(16);
 
@@ -113,7 +114,8 @@ export interface SetOutputs {
 export interface ResolvedStrata {
   readonly q: Float64Array;
   readonly n: Int32Array;
-  readonly sorted: readonly Float64Array[];
+  /** The strata themselves: their sorted scores are read only for p-values (sorting is lazy). */
+  readonly strata: readonly Stratum[];
   /** Slot of row i (option j when per class): (slotOfRow[i] or 0) + (perClass ? j : 0). */
   readonly slotOfRow: Int32Array | undefined;
   readonly perClass: boolean;
@@ -129,6 +131,7 @@ export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float
   const { data: d, count } = rows;
   const { q: qs, n: ns, slotOfRow, perClass } = strata;
   const keep = out.scores !== undefined || out.pValues !== undefined || perClass;
+  const sorted = out.pValues ? strata.strata.map((st) => st.scores) : [];
   for (let i = 0; i < count; i++) {
     const o = rows.starts ? rows.starts[i]! : i * rows.width;
     const w = rows.starts ? rows.starts[i + 1]! - o : rows.width;
@@ -139,7 +142,9 @@ export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float
       // The hot loop of LAC: one threshold, no score kept.
       const q = qs[base]!;
       for (let j = 0; j < w; j++) {
-        const hit = +(1 - d[o + j]! <= q); // branchless: the comparison is unpredictable
+        const p = d[o + j]!;
+        if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities"); // validated here: one pass, not two
+        const hit = +(1 - p <= q); // branchless: the comparison is unpredictable
         out.membership[m + j] = hit;
         size += hit;
       }
@@ -163,7 +168,7 @@ export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float
       if (out.thresholds) out.thresholds[m + j] = q;
       if (out.pValues) {
         const n = ns[slot]!;
-        out.pValues[m + j] = (n - guidedCountBelow(strata.sorted[slot]!, s) + 1) / (n + 1);
+        out.pValues[m + j] = (n - guidedCountBelow(sorted[slot]!, s) + 1) / (n + 1);
       }
     }
     out.sizes[i] = size;

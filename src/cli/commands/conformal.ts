@@ -25,7 +25,8 @@ options:
   --k-reg K             set RAPS: rank after which the penalty starts, an integer ≥ 0
   --tuning-fraction F   set RAPS: share of the calibration records held out to tune λ and k_reg (default 0.2)
   --beliefs             set: also per-option Venn–Abers [p0, p1] (venn_abers) for every test record
-  --levels A,B,C        interval: the scale, low to high (default: the first calibration record's levels as written)
+  --levels A,B,C        interval: the scale, low to high (default: the first calibration record's levels as
+                        written); --levels=-1,0,1 when the first name starts with "-"
   --guarantee G         gate: risk, risk_high_probability or fdr
   --target T            gate: the risk or FDR level in (0, 1)
   --delta D             gate risk_high_probability: failure probability in (0, 1)
