@@ -118,3 +118,18 @@ describe("report: the statistician's tables", () => {
     expect(oldHtml).not.toContain('<figure id="conditional-coverage">');
   });
 });
+
+describe("runStatistics on interval answers", () => {
+  it("recomputes the ordinal threshold and gives only the conformal and top-1 rows", () => {
+    const levels = ["tiny", "small", "medium", "big", "huge"];
+    const calibration = Array.from({ length: 40 }, (_, i) => ({ probabilities: [0.1, 0.2, 0.4, 0.2, 0.1], label: i % 5 }));
+    const test = [0, 2, 4].map((label) => ({ probabilities: [0.1, 0.2, 0.4, 0.2, 0.1], label, names: levels, size: 3, covered: label === 2 }));
+    const st = runStatistics({ type: "interval", method: "ordinal-aps", alpha: 0.2, seed: "t", calibration, test, pairs: [], audit: AUDIT, profile: { n: 40, minimumN: 4, recommendedN: 400 } });
+    expect(st.threshold).toMatchObject({ method: "ordinal-aps", n: 40, k: 33 });
+    expect(Number.isFinite(st.threshold.score)).toBe(true);
+    expect(st.baselines.map((b) => b.name)).toEqual(["conformal", "top-1"]);
+    expect(st.coverageByClass.map((r) => [r.key, r.covered])).toEqual([["tiny", 0], ["medium", 1], ["huge", 0]]); // level order
+    expect(st.calibration.vennAbers).toBeNull();
+    expect(st.warnings.join("\n")).toMatch(/under-covered interval widths|small test split/);
+  });
+});

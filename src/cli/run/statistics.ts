@@ -116,6 +116,13 @@ function warningsOf(input: StatisticsInput, s: Omit<RunStatistics, "warnings">):
   return out;
 }
 
+/** Classes in the items' option order (levels low to high), not alphabetically. */
+function inOptionOrder<T extends { key: string }>(rows: T[], test: readonly AnsweredItem[]): T[] {
+  const rank = new Map<string, number>();
+  for (const t of test) t.names.forEach((n, i) => rank.set(n, Math.min(rank.get(n) ?? i, i)));
+  return [...rows].sort((a, b) => (rank.get(a.key) ?? 0) - (rank.get(b.key) ?? 0));
+}
+
 export function runStatistics(input: StatisticsInput): RunStatistics {
   const { test, alpha } = input;
   const covered = Uint8Array.from(test.map((t) => (t.covered ? 1 : 0)));
@@ -149,7 +156,7 @@ export function runStatistics(input: StatisticsInput): RunStatistics {
       singleton: m ? test.filter((t) => t.size === 1).length / m : NaN,
       full: m ? test.filter((t) => t.size === width(t)).length / m : NaN,
     },
-    coverageByClass: coverageByStratum(test.map((t) => t.names[t.label]!), covered, sizes),
+    coverageByClass: inOptionOrder(coverageByStratum(test.map((t) => t.names[t.label]!), covered, sizes), test),
     coverageByGroup: grouped.length
       ? coverageByStratum(grouped.map((t) => t.group!), grouped.map((t) => (t.covered ? 1 : 0)), grouped.map((t) => t.size))
       : [],
