@@ -23,7 +23,8 @@ describe("importMmluCsv", () => {
   it("reads the headerless MMLU layout", () => {
     const items = importMmluCsv('What is 2+2?,3,4,5,6,B\n"Capital of France, briefly?",Paris,Rome,Oslo,Bern,a\n', "algebra_test.csv");
     expect(items).toHaveLength(2);
-    expect(items[0]).toEqual({ id: "algebra_test:1", context: "", question: "What is 2+2?", options: { A: "3", B: "4", C: "5", D: "6" }, answer: "B" });
+    // hendrycks/test names each file <subject>_<split>.csv: the subject comes from the name.
+    expect(items[0]).toEqual({ id: "algebra_test:1", context: "", question: "What is 2+2?", options: { A: "3", B: "4", C: "5", D: "6" }, answer: "B", group: "algebra", subject: "algebra" });
     expect(items[1]!.answer).toBe("A");
   });
   it("reads a header with a subject column as the group", () => {
