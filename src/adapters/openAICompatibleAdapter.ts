@@ -73,17 +73,21 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     return this.#disposed;
   }
 
-  async post(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionResponse> {
+  async post(body: Record<string, unknown>, signal?: AbortSignal, onUsage?: CallOptions["onUsage"]): Promise<CompletionResponse> {
     if (this.#disposed) throw new AdapterDisposedError(this.model);
+    let res: CompletionResponse;
     if (this.endpoint === "chat") {
       const chat = chatBodyFor(body);
       if (!chat) throw new AdapterStatusError(400, `${this.base} serves chat only, which has no echo or prompt log-probabilities`);
-      return completionFromChat(await this.#call("POST", "/chat/completions", { model: this.model, ...chat }, signal), `${this.base}/chat/completions`);
+      res = completionFromChat(await this.#call("POST", "/chat/completions", { model: this.model, ...chat }, signal), `${this.base}/chat/completions`);
+    } else {
+      const json = await this.#call("POST", "/completions", { model: this.model, ...body }, signal);
+      const parsed = completionResponseSchema.safeParse(json);
+      if (!parsed.success) throw new AdapterError(`${this.base}/completions answered an unexpected body`);
+      res = parsed.data;
     }
-    const json = await this.#call("POST", "/completions", { model: this.model, ...body }, signal);
-    const parsed = completionResponseSchema.safeParse(json);
-    if (!parsed.success) throw new AdapterError(`${this.base}/completions answered an unexpected body`);
-    return parsed.data;
+    if (onUsage && res.usage) onUsage({ promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens });
+    return res;
   }
 
   /** The server root, where vLLM's /tokenize and llama.cpp's /apply-template live (beside /v1). */
@@ -158,7 +162,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     requireLevel(this.accessLevel, "L1", "first-token log-probabilities");
     const res = await this.post({
       prompt: prefix, max_tokens: 1, temperature: 0, logprobs: this.options.topLogprobs ?? 20, ...this.#renderedFields(options.rendered),
-    }, options.signal);
+    }, options.signal, options.onUsage);
     const top = legacyLogprobs(res.choices[0]!.logprobs)?.top_logprobs?.[0] ?? {};
     return firstTokenFromTopK(top, continuations);
   }
@@ -183,7 +187,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
       const res = await this.post({
         prompt, max_tokens: maxTokens, temperature, seed: sampleSeed(seed, i), ...(stop?.length ? { stop } : {}),
         ...this.#renderedFields(options.rendered),
-      }, signal);
+      }, signal, options.onUsage);
       return res.choices[0]!.text;
     });
   }

@@ -14,6 +14,11 @@ export interface CallOptions {
    * and it brings its own BOS, so none is added twice. Default false.
    */
   rendered?: boolean;
+  /**
+   * Called with the tokens a server reports for each request it answers (OpenAI-compatible `usage`), so a
+   * caller can count and price what it used; adapters that report nothing never call it.
+   */
+  onUsage?: (usage: { promptTokens: number; completionTokens: number }) => void;
 }
 
 /** How renderChat renders: the model's own template or a Jinja file, and the date printed as today's. */

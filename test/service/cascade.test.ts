@@ -3,7 +3,9 @@
 // human queue, and runs a label-with-judge job to completion.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOpenAICompatibleAdapter } from "../../src/adapters/index.js";
 import { EvaluationClient } from "../../src/client/index.js";
+import { stageGeneration, stagePrompt } from "../../src/service/index.js";
 import { CLIENT_BACKEND, lcg, REPO, spawnCalibkit, startServer, type Spawned } from "./helpers.js";
 
 const MODEL = join(process.env.CALIBKIT_MODELS_DIR ?? join(REPO, "../shared/models"), "stories260K.gguf");
@@ -65,6 +67,26 @@ describe("cascades over calibkit serve-model", () => {
     expect(r.guarantee).toMatchObject({ kind: "accuracy", holds: true, alpha: 0.3, n: 150 });
     expect(res.usage!.backend_calls).toBeGreaterThanOrEqual(2);
     expect(res.usage!.backend_tokens).toBeGreaterThan(0);
+  });
+
+  it("counts a route stage's tokens from the usage its server reports, and prices them", async () => {
+    await client.createProfile({ name: "tokens", backend: CLIENT_BACKEND, alpha: 0.3, strict_fingerprint: false });
+    await client.addExamples("tokens", Array.from({ length: 40 }, (_, i) => ({
+      context: `story ${i}`, label: { stages: { small: "correct" } }, metadata: { evidence: { stage_confidence: { small: 0.5 } } },
+    })));
+    const context = "Once upon a time, there was a little girl";
+    const res = await client.evaluate({
+      context,
+      queries: { r: { type: "route", calibration_profile: "tokens", guarantee: "cost_budget", target_cents: 1, cascade: [{ backend: { provider: "vllm", name: "small" } }] } },
+    });
+    // The same stage call made here, through the same adapter code, tallies the server's reported usage.
+    const adapter = await createOpenAICompatibleAdapter({ baseUrl: model.url });
+    const expected = await stageGeneration(adapter, stagePrompt(undefined, context), 4);
+    await adapter.dispose();
+    expect(expected.tokens).toBeGreaterThan(0);
+    expect(res.usage!.backend_tokens).toBe(expected.tokens);
+    const r = res.answers.r as { cost_cents: number };
+    expect(r.cost_cents).toBeCloseTo(0.1 + (0.01 * expected.tokens!) / 1000, 12);
   });
 
   it("escalates a judge from a model stage to the human queue when no stage is sure", async () => {

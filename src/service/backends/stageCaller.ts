@@ -1,7 +1,8 @@
 // Calls a cascade stage's backend for the engines (judge and route) and counts usage. Prompts are built by
 // the engines; here: candidate probabilities (first-token log-probabilities at L1+, sample frequencies at L0),
 // generations with a confidence (the probability of the output's first token at L1+, agreement of samples at
-// L0), costs from the configuration, tokens estimated as characters / 4 (documented).
+// L0), costs from the configuration, tokens as the stage's server reports them (its `usage`; characters / 4
+// for a server that reports none).
 import type { ModelAdapter } from "../../adapters/index.js";
 import type { AccessLevel } from "../../api/index.js";
 import type { StageCaller, Usage } from "../engine/types.js";
@@ -35,9 +36,12 @@ class RequestStageCaller implements StageCaller {
     return { b, adapter };
   }
 
-  private count(prompt: string, output = ""): void {
-    this.usage.backend_calls++;
-    this.usage.backend_tokens += estimateTokens(prompt) + estimateTokens(output);
+  /** One stage call of `calls` requests: the tokens the server reported, else an estimate from the text. */
+  private count(calls: number, reported: number | undefined, estimate: number): number {
+    this.usage.backend_calls += calls;
+    const tokens = reported ?? estimate;
+    this.usage.backend_tokens += tokens;
+    return tokens;
   }
 
   stageName(stage: unknown, path: string): string {
@@ -50,16 +54,17 @@ class RequestStageCaller implements StageCaller {
 
   async judge(stage: unknown, path: string, prompt: string, candidates: readonly string[]): Promise<Float64Array> {
     const { b, adapter } = await this.open(stage, path);
-    const { probabilities, sampled } = await call(b, "score the candidates", () => stageJudgement(adapter, prompt, candidates));
-    this.count(prompt, sampled);
+    const { probabilities, sampled, tokens } = await call(b, "score the candidates", () => stageJudgement(adapter, prompt, candidates));
+    this.count(1, tokens, estimateTokens(prompt) + estimateTokens(sampled));
     return probabilities;
   }
 
   async generate(stage: unknown, path: string, prompt: string): Promise<{ name: string; output: string; confidence: number; costCents: number }> {
     const { b, adapter } = await this.open(stage, path);
-    const { output, confidence, calls, sampled } = await call(b, "generate", () => stageGeneration(adapter, prompt, b.config.max_tokens));
-    for (let i = 0; i < calls; i++) this.count(prompt, i === 0 ? output : i === 1 ? sampled : "");
-    const tokens = estimateTokens(prompt) * calls + estimateTokens(output) + estimateTokens(sampled);
+    const g = await call(b, "generate", () => stageGeneration(adapter, prompt, b.config.max_tokens));
+    const { output, confidence } = g;
+    // Tokens as the stage's server reports them (its `usage`); a server that reports none is estimated at 4 characters a token.
+    const tokens = this.count(g.calls, g.tokens, estimateTokens(prompt) * g.calls + estimateTokens(output) + estimateTokens(g.sampled));
     // One call of the stage costs its per-call price once, however many adapter calls it took (the route
     // calibration prices each stage reached at cost_cents_per_call).
     const costCents = b.config.cost_cents_per_call + (b.config.cost_cents_per_1k_tokens * tokens) / 1000;
@@ -72,8 +77,12 @@ class RequestStageCaller implements StageCaller {
 
   async samples(stage: unknown, path: string, prompt: string, n: number): Promise<string[]> {
     const { b, adapter } = await this.open(stage, path);
-    const out = await call(b, "sample", () => adapter.sample(prompt, n, { seed: 0, maxTokens: b.config.max_tokens }));
-    this.count(prompt, out.join(""));
+    let reported: number | undefined;
+    const onUsage = (u: { promptTokens: number; completionTokens: number }) => {
+      reported = (reported ?? 0) + u.promptTokens + u.completionTokens;
+    };
+    const out = await call(b, "sample", () => adapter.sample(prompt, n, { seed: 0, maxTokens: b.config.max_tokens, onUsage }));
+    this.count(1, reported, estimateTokens(prompt) + estimateTokens(out.join("")));
     return out;
   }
 
