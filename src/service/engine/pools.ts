@@ -58,20 +58,43 @@ export interface ProbabilityPool {
   estimated: number;
 }
 
+/** A pool being extended as the profile grows: examples are only ever appended, so each is scanned once. */
+interface GrowingPool {
+  scanned: number;
+  rows: Float64Array;
+  labels: Int32Array;
+  groups: string[];
+  n: number;
+  estimated: number;
+}
+
+const growing = new WeakMap<ProfileState, Map<string, GrowingPool>>();
+
+function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2, 64));
+  next.set(array);
+  return next;
+}
+
 /**
  * Every example whose evidence covers exactly `names` (option_probabilities, or level_probabilities when
- * `levels`) and whose label is one of them. `names` should be canonical (sorted) for options.
+ * `levels`) and whose label is one of them. `names` should be canonical (sorted) for options. A new version
+ * scans only the examples added since the last one (O(batch)); the arrays returned are views that later
+ * batches never change.
  */
 export function probabilityPool(state: ProfileState, names: readonly string[], options: { levels?: boolean; grouped: boolean; booleanNames?: [string, string] }): ProbabilityPool {
-  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${names.join("\u0000")}`;
+  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${names.join("\u0000")}|${options.booleanNames?.join("\u0000") ?? ""}`;
   return cached(state, key, () => {
+    let pools = growing.get(state);
+    if (!pools) growing.set(state, (pools = new Map()));
+    let pool = pools.get(key);
+    if (!pool) pools.set(key, (pool = { scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), groups: [], n: 0, estimated: 0 }));
     const K = names.length;
     const index = new Map(names.map((n, i) => [n, i]));
-    const rows: number[] = [];
-    const labels: number[] = [];
-    const groups: string[] = [];
-    let estimated = 0;
-    for (const example of state.examples) {
+    const examples = state.examples;
+    for (; pool.scanned < examples.length; pool.scanned++) {
+      const example = examples[pool.scanned]!;
       const label = labelName(example.label, options.booleanNames);
       const y = label === undefined ? undefined : index.get(label);
       if (y === undefined) continue;
@@ -81,19 +104,22 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       if (options.grouped) {
         const g = state.groupOf(example);
         if (g === undefined) continue;
-        groups.push(g);
+        pool.groups.push(g);
       }
-      for (let j = 0; j < K; j++) rows.push(p[j]!);
-      labels.push(y);
-      if (!(options.levels ? evidence!.level_probabilities : evidence!.option_probabilities)) estimated++;
+      pool.rows = grow(pool.rows, (pool.n + 1) * K);
+      pool.labels = grow(pool.labels, pool.n + 1);
+      pool.rows.set(p, pool.n * K);
+      pool.labels[pool.n] = y;
+      pool.n++;
+      if (!(options.levels ? evidence!.level_probabilities : evidence!.option_probabilities)) pool.estimated++;
     }
     return {
       names,
-      rows: Float64Array.from(rows),
-      labels: Int32Array.from(labels),
-      groups: options.grouped ? groups : undefined,
-      n: labels.length,
-      estimated,
+      rows: pool.rows.subarray(0, pool.n * K),
+      labels: pool.labels.subarray(0, pool.n),
+      groups: options.grouped ? pool.groups.slice(0, pool.n) : undefined,
+      n: pool.n,
+      estimated: pool.estimated,
     };
   });
 }
