@@ -140,7 +140,7 @@ async function main(): Promise<void> {
 - date: ${new Date().toISOString()}; CPU: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores; node ${process.version}; load average at the end ${loadavg().map((x) => x.toFixed(2)).join(" / ")}
 - ingest: ${WRITERS} concurrent clients POST batches of ${BATCH} examples (every one committed before its 200). Baseline in the same run: the same batches' JSON appended to a file with one fdatasync each (the log before the store).
 - restart: a new \`calibkit serve\` process on the same store, until it prints \`listening\`, and until the first evaluate on the profile answers 200 (profiles are read in the background after listening).
-- latency under ingestion: 50 evaluates/s for 4 s (open loop, from scheduled time) while a client posts 100-example batches without pause; each evaluate after a batch recalibrates the profile (not incremental yet).
+- latency under ingestion: 50 evaluates/s for 4 s (open loop, from scheduled time) while a client posts 100-example batches without pause; each evaluate after a batch rebuilds the profile's calibration (the pool scan is incremental, the calibration sort is O(n log n)).
 
 | engine | examples | ingest ex/s | baseline ex/s | ratio | listening ms | first evaluate ms | p50 ms | p99 ms | statuses |
 |---|---|---|---|---|---|---|---|---|---|
