@@ -63,7 +63,7 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
     stack[top++] = g;
   }
 
-  const st: BridgeState = { X, Y, stack, top, hull: new Int32Array(k + 1), h: 0, hintA: new Int32Array(2), hintB: Int32Array.of(k, k) };
+  const st: BridgeState = { X, Y, stack, top, hull: new Int32Array(k + 1), h: 0, hintA: new Int32Array(2), hintB: Int32Array.of(k, k), lastA: -1, lastB: -1, lastDy: 0, lastTop: 0 };
   const p0Gap = new Float64Array(k + 1);
   const p1Gap = new Float64Array(k + 1);
   const p0Tie = new Float64Array(k);
@@ -100,6 +100,11 @@ interface BridgeState {
   /** Per family (dy = 0, 1): prefix hull position and suffix stack index of the last answer. */
   readonly hintA: Int32Array;
   readonly hintB: Int32Array;
+  /** The last tangent computed inside this bridge search: prefix vertex → suffix vertex. */
+  lastA: number;
+  lastB: number;
+  lastDy: number;
+  lastTop: number;
 }
 
 // Both searches look for the end of a run of `true` of a monotone predicate. They gallop from where the
@@ -154,6 +159,8 @@ function below(st: BridgeState, i: number, dy: number): boolean {
   const { X, Y, hull } = st;
   const a = hull[i]!;
   const b = touch(st, a, dy);
+  st.lastA = a;
+  st.lastB = b;
   const c = hull[i + 1]!;
   const ux = X[b]! + 1 - X[a]!;
   const uy = Y[b]! + dy - Y[a]!;
@@ -164,6 +171,9 @@ function below(st: BridgeState, i: number, dy: number): boolean {
 
 /** Slope of the lower bridge between the prefix hull and the suffix hull shifted by (1, dy). */
 function bridge(st: BridgeState, dy: number): number {
+  st.lastA = -1;
+  st.lastDy = dy;
+  st.lastTop = st.top;
   const last = st.h - 1;
   const r = Math.min(st.hintA[dy]!, last);
   let lo: number;
@@ -185,7 +195,8 @@ function bridge(st: BridgeState, dy: number): number {
   }
   st.hintA[dy] = lo;
   const a = st.hull[lo]!;
-  const b = touch(st, a, dy);
+  // The search has usually just touched from this vertex (same hull, same family): reuse that tangent.
+  const b = st.lastA === a && st.lastDy === dy && st.lastTop === st.top ? st.lastB : touch(st, a, dy);
   return (st.Y[b]! + dy - st.Y[a]!) / (st.X[b]! + 1 - st.X[a]!);
 }
 
