@@ -95,16 +95,22 @@ export function predictNumericIntervalBatch(
   if (batch.groups && batch.groups.codes.length !== m) throw invalid(`groups has ${batch.groups.codes.length} entries for ${m} rows`, "groups");
   const names = batch.groups ? batch.groups.names : [undefined];
   const strata = names.map((g) => stratumOrEmpty(cal.strata, stratumKey(g, undefined), cal.alpha));
+  const qs = Float64Array.from(strata, (st) => st.threshold);
+  const ns = Int32Array.from(strata, (st) => st.n);
+  const codes = batch.groups?.codes;
   const out = { lower: new Float64Array(m), upper: new Float64Array(m), threshold: new Float64Array(m), n: new Int32Array(m) };
+  const { lower, upper } = batch;
   for (let i = 0; i < m; i++) {
-    const lo = batch.lower[i]!;
-    const hi = batch.upper[i]!;
-    if (!(Number.isFinite(lo) && Number.isFinite(hi))) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`);
-    const st = strata[batch.groups ? batch.groups.codes[i]! : 0]!;
-    out.lower[i] = lo - st.threshold;
-    out.upper[i] = hi + st.threshold;
-    out.threshold[i] = st.threshold;
-    out.n[i] = st.n;
+    const lo = lower[i]!;
+    const hi = upper[i]!;
+    if (!(lo - lo === 0 && hi - hi === 0)) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`); // ±∞ and NaN give NaN
+    const c = codes ? codes[i]! : 0;
+    if (!(c >= 0 && c < qs.length)) throw invalid(`groups.codes[${i}] must be in 0..${qs.length - 1}, got ${c}`, `groups.codes[${i}]`);
+    const q = qs[c]!;
+    out.lower[i] = lo - q;
+    out.upper[i] = hi + q;
+    out.threshold[i] = q;
+    out.n[i] = ns[c]!;
   }
   return out;
 }

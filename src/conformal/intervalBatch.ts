@@ -105,7 +105,11 @@ export function predictIntervalBatch(cal: CalibratedOrdinal, batch: IntervalBatc
     uniforms = new Float64Array(count);
     for (let i = 0; i < count; i++) uniforms[i] = options.rng();
   }
-  for (let i = 0; i < count; i++) checkPackedRow(rows, i, "probabilities");
+  for (let i = 0; i < count; i++) {
+    checkPackedRow(rows, i, "probabilities");
+    const c = batch.groups ? batch.groups.codes[i]! : 0;
+    if (batch.groups && !(c >= 0 && c < batch.groups.names.length)) throw invalid(`groups.codes[${i}] must be in 0..${batch.groups.names.length - 1}, got ${c}`, `groups.codes[${i}]`);
+  }
   const names = batch.groups ? batch.groups.names : [undefined];
   const qs = new Float64Array(names.length);
   const ns = new Int32Array(names.length);
