@@ -9,21 +9,17 @@ import { Agent, request } from "undici";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError } from "./errors.js";
-import { logSumExp } from "./logMath.js";
 import { sampleSeed } from "./llamaSampling.js";
 import { chatBodyFor, completionFromChat } from "./openAIChatFallback.js";
+import { continuationLogProb, firstTokenFromTopK, legacyLogprobs } from "./openAILogprobs.js";
 import {
-  completionResponseSchema, modelListSchema, promptResponseSchema, tokenizeResponseSchema,
-  type CompletionLogprobs, type CompletionResponse,
+  completionResponseSchema, modelListSchema,
+  type CompletionResponse,
 } from "../api/index.js";
 import type { ChatMessage } from "./chatTemplate.js";
-import { readChatTemplateFile } from "./chatTemplate.js";
-import { DEFAULT_PINNED_DATE, dateRenderParameters, pinTemplateDate } from "./chatDate.js";
-import { ChatTemplateError } from "./errors.js";
+import { countOnServer, probeChatRendering, renderOnServer, type ServerChatRendering } from "./openAIChatRendering.js";
 import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
 
-/** How the server renders chat templates, found at open: vLLM's /tokenize, llama.cpp's /apply-template, or not at all. */
-export type ServerChatRendering = "vllm-tokenize" | "llamacpp-apply-template" | "none";
 
 export interface OpenAICompatibleAdapterOptions {
   /** Server root, with or without the trailing /v1. */
@@ -99,30 +95,13 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     return this.chatRendering !== "none";
   }
 
-  async renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat> {
-    if (this.chatRendering === "none") throw new ChatTemplateError(`${this.base} renders no chat template (neither vLLM's /tokenize nor llama.cpp's /apply-template answered)`);
-    const date = options.pinnedDate ?? DEFAULT_PINNED_DATE;
-    const file = typeof options.chatTemplate === "object" ? pinTemplateDate(readChatTemplateFile(options.chatTemplate.file), date) : undefined;
-    const plain = messages.map((m) => ({ role: m.role, content: m.content }));
-    if (this.chatRendering === "vllm-tokenize") {
-      const body = {
-        model: this.model, messages: plain, add_generation_prompt: true, add_special_tokens: false,
-        chat_template_kwargs: dateRenderParameters(date), ...(file ? { chat_template: file } : {}),
-      };
-      const tokens = tokenizeResponseSchema.parse(await this.call("POST", "/tokenize", body, undefined, this.root)).tokens;
-      const text = promptResponseSchema.parse(await this.call("POST", "/detokenize", { model: this.model, tokens }, undefined, this.root)).prompt;
-      return { text, wrapperName: "vllm:/tokenize", templateSource: `server:vllm:${this.model}\n\u0000${file ?? "own"}\n\u0000${date.toISOString()}` };
-    }
-    if (file) throw new ChatTemplateError("llama.cpp's server renders only the template it was started with (--chat-template-file there)");
-    const text = promptResponseSchema.parse(await this.call("POST", "/apply-template", { messages: plain }, undefined, this.root)).prompt;
-    return { text, wrapperName: "llama.cpp:/apply-template", templateSource: `server:llama.cpp:${this.model}\n\u0000own` };
+  renderChat(messages: readonly ChatMessage[], options: ChatRenderOptions): Promise<RenderedChat> {
+    return renderOnServer(this, messages, options);
   }
 
   /** Server-side token count (vLLM's /tokenize); other servers cannot count, which `--normalize tokens` reports. */
-  async countTokens(text: string): Promise<number> {
-    if (this.chatRendering !== "vllm-tokenize") throw new AdapterError(`${this.base} cannot count tokens (no vLLM /tokenize); use --normalize chars or none`);
-    const body = { model: this.model, prompt: text, add_special_tokens: false };
-    return tokenizeResponseSchema.parse(await this.call("POST", "/tokenize", body, undefined, this.root)).tokens.length;
+  countTokens(text: string): Promise<number> {
+    return countOnServer(this, text);
   }
 
   /** Extra fields for a rendered prompt: vLLM must not add a second BOS to text that holds one. */
@@ -216,50 +195,6 @@ export class AdapterStatusError extends AdapterError {
   }
 }
 
-/**
- * L1 first-token approximation from a top-k list: a continuation takes the log-probability of the longest
- * top-k token its text starts with; continuations matching none share the mass left outside the top k.
- */
-export function firstTokenFromTopK(top: Record<string, number>, continuations: string[]): number[] {
-  const entries = Object.entries(top).filter(([t]) => t.length > 0);
-  const matched = continuations.map((c) => {
-    let best: [string, number] | undefined;
-    for (const e of entries) if (c.startsWith(e[0]) && (!best || e[0].length > best[0].length)) best = e;
-    return best?.[1];
-  });
-  const unmatched = matched.filter((m) => m === undefined).length;
-  const inTop = Math.min(1, Math.exp(logSumExp(entries.map(([, lp]) => lp))));
-  const rest = Math.max(1 - inTop, 1e-12);
-  return matched.map((m) => m ?? Math.log(rest / Math.max(1, unmatched)));
-}
-
-/** Either log-probability shape as the legacy one; undefined when the server sent none. */
-export function legacyLogprobs(lp: CompletionResponse["choices"][number]["logprobs"]): CompletionLogprobs | undefined {
-  if (!lp) return undefined;
-  if (!("content" in lp) || "tokens" in lp) return lp as CompletionLogprobs;
-  const content = lp.content ?? [];
-  return {
-    tokens: content.map((c) => c.token),
-    token_logprobs: content.map((c) => c.logprob),
-    top_logprobs: content.map((c) => Object.fromEntries((c.top_logprobs ?? []).map((t) => [t.token, t.logprob]))),
-  };
-}
-
-/** Sum of the echoed token log-probabilities whose text starts at or after the prefix's end. */
-export function continuationLogProb(res: CompletionResponse, prefixLength: number): number {
-  const lp = legacyLogprobs(res.choices[0]!.logprobs);
-  if (!lp) throw new AdapterError("the server echoed no log-probabilities");
-  let offset = 0;
-  let sum = 0;
-  lp.tokens.forEach((tok, i) => {
-    const at = lp.text_offset?.[i] ?? offset;
-    offset = at + tok.length;
-    // A token straddling the boundary belongs to the continuation: its probability covers continuation text.
-    if (at + tok.length > prefixLength) sum += lp.token_logprobs[i] ?? 0;
-  });
-  return sum;
-}
-
 async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
   const tryPost = (body: Record<string, unknown>) => adapter.post(body).catch((err: unknown) => {
     if (err instanceof AdapterStatusError && err.httpStatus < 500) return undefined;
@@ -285,22 +220,6 @@ async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
   const promptLp = (vllm?.choices[0] as { prompt_logprobs?: unknown } | undefined)?.prompt_logprobs;
   if (Array.isArray(promptLp) && promptLp.length > 1) return "L2";
   return "L1";
-}
-
-/** Which chat rendering the server offers: vLLM's /tokenize taking messages, else llama.cpp's /apply-template. */
-async function probeChatRendering(adapter: OpenAICompatibleAdapter): Promise<ServerChatRendering> {
-  const messages = [{ role: "user", content: "Hello" }];
-  const answers = async (path: string, body: unknown, schema: { safeParse: (x: unknown) => { success: boolean } }) => {
-    try {
-      return schema.safeParse(await adapter.call("POST", path, body, undefined, adapter.root)).success;
-    } catch {
-      // Any failure means "not offered": a server without the endpoint may answer 404, 405 or 500.
-      return false;
-    }
-  };
-  if (await answers("/tokenize", { model: adapter.model, messages, add_generation_prompt: true }, tokenizeResponseSchema)) return "vllm-tokenize";
-  if (await answers("/apply-template", { messages }, promptResponseSchema)) return "llamacpp-apply-template";
-  return "none";
 }
 
 export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): Promise<ModelAdapter> {

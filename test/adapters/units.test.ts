@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AccessLevelError, resolveAccessLevel, seededRng } from "../../src/adapters/index.js";
 import { buildTokenTrie } from "../../src/adapters/tokenTrie.js";
-import { firstTokenFromTopK } from "../../src/adapters/openAICompatibleAdapter.js";
+import { firstTokenFromTopK } from "../../src/adapters/openAILogprobs.js";
 
 describe("resolveAccessLevel", () => {
   it("auto takes the detected level and a lower hint is served at that level", () => {
