@@ -1,7 +1,9 @@
 // The backend object of spec 2.3: a hosted or self-hosted model, or `client_evidence` when the caller
-// computed the evidence itself. Provider-specific field types are our decision (docs/api.md).
+// computed the evidence itself. Provider-specific fields are typed and
+// allowed per provider (providerFields.ts, docs/service.md "Providers").
 import { z } from "zod";
-import { accessHintSchema, accessLevelSchema, providerSchema } from "./common.js";
+import { accessHintSchema, accessLevelSchema } from "./common.js";
+import { providerFieldsShape, type ModelProvider } from "./providerFields.js";
 
 export const clientEvidenceBackendSchema = z.looseObject({
   provider: z.literal("client_evidence"),
@@ -9,31 +11,25 @@ export const clientEvidenceBackendSchema = z.looseObject({
   access_level: accessLevelSchema,
 });
 
-export const modelBackendSchema = z.looseObject({
-  provider: providerSchema.exclude(["client_evidence"]),
+const modelBackendCommon = {
   /** Extension: the name of a backend in the service's configuration; matched before provider + model. */
   name: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   access_hint: accessHintSchema.optional(),
   connection: z.string().min(1).optional(),
-  deployment: z.string().optional(),
-  api_version: z.string().optional(),
-  reasoning_effort: z.string().optional(),
-  effort: z.string().optional(),
-  sample_count: z.int().min(1).max(1000).optional(),
-  thinking_level: z.string().optional(),
-  region: z.string().optional(),
-  custom_model_import: z.union([z.boolean(), z.string()]).optional(),
-  pin_upstream: z.union([z.boolean(), z.string()]).optional(),
-  upstream: z.string().optional(),
-  quantization: z.string().optional(),
-  base_url: z.url().optional(),
-  engine_version: z.string().optional(),
-  logprobs_mode: z.string().optional(),
-  deterministic: z.boolean().optional(),
-});
+};
 
-export const backendSchema = z.discriminatedUnion("provider", [clientEvidenceBackendSchema, modelBackendSchema]);
+/** A hosted or self-hosted model backend of one provider, with the provider-specific fields it takes (providerFields.ts). */
+const modelBackendOf = <P extends ModelProvider>(provider: P) =>
+  z.looseObject({ provider: z.literal(provider), ...modelBackendCommon, ...providerFieldsShape(provider) });
+
+const modelBackendOptions = [
+  modelBackendOf("openai"), modelBackendOf("azure-openai"), modelBackendOf("openrouter"), modelBackendOf("anthropic"),
+  modelBackendOf("gemini"), modelBackendOf("bedrock"), modelBackendOf("vllm"), modelBackendOf("sglang"),
+] as const;
+export const modelBackendSchema = z.discriminatedUnion("provider", [...modelBackendOptions]);
+
+export const backendSchema = z.discriminatedUnion("provider", [clientEvidenceBackendSchema, ...modelBackendOptions]);
 
 export type ClientEvidenceBackend = z.infer<typeof clientEvidenceBackendSchema>;
 export type ModelBackend = z.infer<typeof modelBackendSchema>;

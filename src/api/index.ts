@@ -12,6 +12,7 @@ export * from "./errors.js";
 export * from "./validate.js";
 export * from "./common.js";
 export * from "./backend.js";
+export * from "./providerFields.js";
 export * from "./evidence.js";
 export * from "./query.js";
 export * from "./evidenceRules.js";

@@ -3,7 +3,7 @@
 // environment variables or files, so the file itself can be shared without secrets.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { fieldIssues, ValidationError, CalibkitError, profileNameSchema } from "../api/index.js";
+import { fieldIssues, ValidationError, CalibkitError, profileNameSchema, providerFieldsShape, type ModelProvider } from "../api/index.js";
 import { hashKey, type StoredKey } from "./auth.js";
 
 const keySchema = z.union([
@@ -14,11 +14,9 @@ const keySchema = z.union([
   }),
 ]);
 
-export const backendConfigSchema = z.strictObject({
+const backendConfigCommon = {
   name: profileNameSchema,
-  provider: z.enum(["vllm", "sglang", "openai", "openrouter", "azure-openai", "anthropic", "gemini", "bedrock"]),
-  base_url: z.url(),
-  /** Model id; default the first one the server's /v1/models lists. */
+  /** Model id; default the first one the server's /v1/models lists (vllm, sglang); required for hosted providers. */
   model: z.string().min(1).optional(),
   cost_cents_per_call: z.number().min(0).default(0),
   cost_cents_per_1k_tokens: z.number().min(0).default(0),
@@ -27,7 +25,16 @@ export const backendConfigSchema = z.strictObject({
   access_level: z.enum(["L0", "L1", "L2", "L3", "L4"]).optional(),
   /** Upper bound of tokens a stage may generate in a route cascade. */
   max_tokens: z.int().min(1).max(4096).default(64),
-});
+};
+// One entry per provider, with the provider-specific fields it takes (a field another provider takes is
+// refused at its path); self-hosted servers need their base_url, hosted providers default to their own endpoint.
+const backendConfigOf = <P extends ModelProvider>(provider: P) =>
+  z.strictObject({ provider: z.literal(provider), ...backendConfigCommon, ...providerFieldsShape(provider) });
+export const backendConfigSchema = z.discriminatedUnion("provider", [
+  backendConfigOf("openai"), backendConfigOf("azure-openai"), backendConfigOf("openrouter"), backendConfigOf("anthropic"),
+  backendConfigOf("gemini"), backendConfigOf("bedrock"),
+  backendConfigOf("vllm").extend({ base_url: z.url() }), backendConfigOf("sglang").extend({ base_url: z.url() }),
+]);
 export type BackendConfig = z.output<typeof backendConfigSchema>;
 
 export const configSchema = z.strictObject({

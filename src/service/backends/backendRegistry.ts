@@ -1,10 +1,11 @@
 // The backends of the configuration file, each opened with the OpenAI-compatible adapter at start-up, which
 // probes the access level it reaches. A backend down at start-up is listed as unreachable and probed again
 // when a request needs it. Requests name a backend by `name`, or by provider + model (+ base_url).
-import { levelOfHint, levelRank, type AccessLevel, type ServiceBackendInfo } from "../../api/index.js";
+import { levelOfHint, levelRank, PROVIDER_FIELD_TYPES, type AccessLevel, type ServiceBackendInfo } from "../../api/index.js";
 import type { ModelAdapter } from "../../adapters/index.js";
 import { connectionSecret, type BackendConfig, type ServiceConfig } from "../config.js";
 import { backendFailed, invalidField } from "../errors.js";
+import { openBackendAdapter } from "./openBackend.js";
 
 const PROBE_WAIT_MS = 5_000;
 
@@ -59,12 +60,14 @@ export class BackendRegistry {
 
   /** The configured backend a request's backend object (or name) means; 422 at `path` when none. */
   resolve(backend: unknown, path: string): ConfiguredBackend {
-    const b = (typeof backend === "string" ? { name: backend } : backend ?? {}) as { name?: string; provider?: string; model?: string; base_url?: string };
+    const b = (typeof backend === "string" ? { name: backend } : backend ?? {}) as { name?: string; provider?: string; model?: string; base_url?: string } & Record<string, unknown>;
     let found: ConfiguredBackend | undefined;
     if (b.name !== undefined) found = this.byName.get(b.name);
     else {
       found = [...this.byName.values()].find(
-        (c) => c.config.provider === b.provider && (b.model === undefined || (c.config.model ?? c.adapter?.model) === b.model) && (b.base_url === undefined || c.config.base_url === b.base_url),
+        (c) => c.config.provider === b.provider && (b.model === undefined || (c.config.model ?? c.adapter?.model) === b.model) && (b.base_url === undefined || c.config.base_url === b.base_url) &&
+          // A provider-specific field the request gives picks the backend configured with it, never one without.
+          Object.keys(PROVIDER_FIELD_TYPES).every((f) => b[f] === undefined || (c.config as Record<string, unknown>)[f] === b[f]),
       );
     }
     if (!found) {
@@ -82,10 +85,7 @@ export class BackendRegistry {
     if (!pending) {
       pending = (async () => {
         const apiKey = await connectionSecret(this.config, b.config.connection);
-        // Loaded on first use: the adapters pull in the local model engines, which a service without
-        // configured backends never needs (start-up stays fast).
-        const { createOpenAICompatibleAdapter } = await import("../../adapters/index.js");
-        return createOpenAICompatibleAdapter({ baseUrl: b.config.base_url, ...(b.config.model ? { model: b.config.model } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs: this.config.backend_timeout_ms });
+        return openBackendAdapter(b.config, apiKey, this.config.backend_timeout_ms);
       })();
       this.opening.set(b.config.name, pending);
     }
