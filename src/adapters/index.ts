@@ -25,3 +25,4 @@ export {
   isLoopbackHost, ServeModelError, startModelServer, type ChatRenderer, type ChatTurn, type ModelServer, type ModelServerOptions,
 } from "./serveModel/index.js";
 export { renderJinjaChat } from "./jinjaChat.js";
+export { countingAdapter, type CountingAdapter } from "./counting.js";

@@ -53,6 +53,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
     ["split", `calibration ${s.split.calibration}, test ${s.split.test}, audit ${s.split.audit}, monitor ${s.split.monitor}`],
     ["profile", `${escapeHtml(s.profile.name)}: ${escapeHtml(s.profile.method)}, α = ${s.profile.alpha}, n = ${s.profile.n} (minimum ${s.profile.minimumN}, recommended ${s.profile.recommendedN}), ${escapeHtml(s.profile.status)}`],
     ["service", `${escapeHtml(s.service.url)}${s.service.embedded ? " (embedded, loopback)" : ""}`],
+    ...(s.evidenceCache ? [["evidence", s.evidenceCache.dir === null ? `${s.evidenceCache.computed} rows computed, no cache (--no-cache), ${s.evidenceCache.modelCalls} model calls` : `${s.evidenceCache.hits} rows from the cache in ${escapeHtml(s.evidenceCache.dir)}, ${s.evidenceCache.computed} computed, ${s.evidenceCache.modelCalls} model calls`] as [string, string]] : []),
     ["time", `${num(s.totalSeconds, 1)} s in all — ${s.timings.map((x) => `${escapeHtml(x.step)} ${num(x.seconds, 1)} s${x.items ? ` (${x.items})` : ""}`).join(", ")}`],
   ]);
   const figs = figures

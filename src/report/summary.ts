@@ -68,5 +68,10 @@ export interface RunSummary {
   statistics?: RunStatistics;
   crossCheck: { answers: number; fields: number; disagreements: Disagreement[] };
   timings: { step: string; seconds: number; items?: number }[];
+  /**
+   * Where this run's evidence came from (run-specific, like timings): rows read from the evidence cache, rows
+   * computed, and the model's inference calls. `dir` null: --no-cache.
+   */
+  evidenceCache?: { dir: string | null; hits: number; computed: number; modelCalls: number; tokens?: number };
   totalSeconds: number;
 }

@@ -7,3 +7,6 @@ export type { StoredJob } from "./jobs.js";
 export type { LeaseHolder } from "./leases.js";
 export type { HumanQueueRow } from "./humanQueue.js";
 export type { MailAccept, MailStateChange, StoredMessage } from "./mail.js";
+export {
+  EvidenceCache, EVIDENCE_CACHE_FILE, type EvidenceCacheEntry, type EvidenceCacheGroup, type EvidenceKey, type PruneFilter,
+} from "./evidenceCache.js";

@@ -11,7 +11,7 @@ const ALLOWED: Record<string, string[]> = {
   api: [],
   conformal: [],
   adapters: ["api"],
-  evidence: ["api", "adapters"],
+  evidence: ["api", "adapters", "store"],
   client: ["api", "conformal"],
   durable: ["api"],
   store: ["api"],

@@ -9,6 +9,7 @@ import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 import { parseQueryTypeOptions, QUERY_TYPE_USAGE, type QueryTypeOptions } from "./queryTypeOptions.js";
 // The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
 import { defaultModelsDir } from "../../adapters/modelsDir.js";
+import { cacheDirOf } from "../cacheDir.js";
 import { parsePromptFlags, PROMPT_FLAG_OPTIONS, PROMPT_USAGE, type PromptFlags } from "../promptFlags.js";
 
 export class RunOptionError extends CalibkitError {
@@ -50,6 +51,8 @@ export interface RunOptions extends QueryTypeOptions {
   prompt: PromptFlags;
   /** Exit 0 even when the audit fails (default: exit 3). */
   allowAuditFail: boolean;
+  /** The evidence cache folder (--cache, $CALIBKIT_CACHE, ~/.cache/calibkit); null with --no-cache. */
+  cache: string | null;
   /** Silence progress output. */
   quiet: boolean;
   help: boolean;
@@ -87,6 +90,9 @@ ${DATASET_USAGE}${QUERY_TYPE_USAGE}  --service URL      remote service root endi
   --profile NAME     profile name (default: from the dataset file name)
   --false-alarm-rate R  monitor false-alarm rate (default 0.01)
 ${PROMPT_USAGE}  --allow-audit-fail exit 0 when the audit fails (default: exit status 3)
+  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else $XDG_CACHE_HOME/calibkit,
+                     else ~/.cache/calibkit); a repeat run reuses every row computed before
+  --no-cache         compute every evidence row and keep none
   --quiet            no progress output
   -h, --help         this text
 `;
@@ -119,7 +125,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
-        stage: { type: "string", multiple: true },
+        stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
         help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
       },
     });
@@ -164,6 +170,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
       throw new RunOptionError(flag, problem);
     }),
     allowAuditFail: v["allow-audit-fail"] ?? false,
+    cache: cacheDirOf(v.cache, v["no-cache"]),
     quiet: v.quiet ?? false,
     help: v.help ?? false,
   };

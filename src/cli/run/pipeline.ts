@@ -4,14 +4,15 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../../api/index.js";
-import { openAdapter } from "../../adapters/index.js";
+import { countingAdapter, openAdapter } from "../../adapters/index.js";
+import { EvidenceCache } from "../../store/index.js";
 import { CrossChecker } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset } from "../../datasets/index.js";
 import { choicesOf, methodFor, promptItemOf, type ChoiceItem } from "./choices.js";
 import type { RunSummary } from "../../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
-import { choiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
+import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
@@ -63,7 +64,9 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
   checkSplitSizes({ calibration: split.calibration.length, test: split.test.length }, all.length, options.alpha, options.dataset);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
 
-  const adapter = await timed("open model", undefined, () => openAdapter(options.model));
+  const counted = countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)));
+  const adapter = counted.adapter;
+  const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
   try {
     // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
     const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
@@ -92,16 +95,19 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     }
 
     const ordered: ChoiceItem[] = [...split.calibration, ...split.test, ...split.audit, ...split.monitor];
-    const evidence = await timed("evidence", ordered.length, async () => {
+    const built = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
       try {
-        return await choiceEvidence(ordered.map((i) => promptItemOf(i, choices.type)), {
+        return await cachedChoiceEvidence(ordered.map((i) => promptItemOf(i, choices.type)), {
           type: choices.type, adapter, level: accessLevel, prompt, onBatch: (n) => bar.increment(n),
+          cache, fingerprint: adapter.fingerprint, promptHash, model: options.model,
         });
       } finally {
         bar.stop();
       }
     });
+    const evidence = built.evidence;
+    log(`evidence: ${built.hits} row(s) from the cache${cache ? ` (${cache.dir})` : " (--no-cache)"}, ${built.computed} computed, ${counted.calls()} model call(s)`);
     const scored: Scored[] = ordered.map((item, i) => ({ item, evidence: evidence[i]! }));
     const parts = {
       calibration: scored.slice(0, split.calibration.length),
@@ -165,10 +171,12 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },
       timings,
+      evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, modelCalls: counted.calls() },
       totalSeconds: (performance.now() - started) / 1000,
     };
     return { summary };
   } finally {
+    cache?.close();
     await adapter.dispose();
   }
 }

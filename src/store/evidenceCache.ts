@@ -1,0 +1,120 @@
+// The evidence cache (#13): every evidence row a run computes, kept in one SQLite file in the cache folder
+// so a repeat run (another α, method, split or seed) or a restarted one makes no model call for it.
+// Each batch of rows is one transaction in WAL mode: a run killed at any instant leaves whole rows or none,
+// never a half-written one. synchronous=NORMAL is enough here: a lost tail after a power cut is recomputed.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+export const EVIDENCE_CACHE_FILE = "evidence.sqlite";
+
+/** What one cached row is keyed by (docs/run.md, "The evidence cache"). */
+export interface EvidenceKey {
+  fingerprint: string;
+  promptHash: string;
+  contentHash: string;
+  accessLevel: string;
+  /** Canonical JSON of the sampling settings ("{}" for scored evidence). */
+  sampling: string;
+}
+
+export interface EvidenceCacheEntry {
+  key: EvidenceKey;
+  /** The model as the user named it, for `calibkit cache list`. */
+  model: string;
+  evidence: unknown;
+}
+
+export interface EvidenceCacheGroup {
+  model: string;
+  fingerprint: string;
+  promptHash: string;
+  accessLevel: string;
+  rows: number;
+  first: string;
+  last: string;
+}
+
+export interface PruneFilter {
+  /** Rows whose model or fingerprint contains this text. */
+  model?: string;
+  /** Rows written before this instant. */
+  before?: Date;
+}
+
+const keyText = (k: EvidenceKey) => JSON.stringify([k.fingerprint, k.promptHash, k.contentHash, k.accessLevel, k.sampling]);
+
+export class EvidenceCache {
+  private constructor(private readonly db: Database.Database, readonly dir: string) {}
+
+  static open(dir: string): EvidenceCache {
+    mkdirSync(dir, { recursive: true });
+    const db = new Database(join(dir, EVIDENCE_CACHE_FILE), { timeout: 10_000 });
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.exec(`CREATE TABLE IF NOT EXISTS evidence (
+      key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, prompt_hash TEXT NOT NULL, content_hash TEXT NOT NULL,
+      access_level TEXT NOT NULL, sampling TEXT NOT NULL, model TEXT NOT NULL, evidence TEXT NOT NULL,
+      created_at TEXT NOT NULL, writer TEXT NOT NULL)`);
+    return new EvidenceCache(db, dir);
+  }
+
+  /** The cached evidence of each key found, by position in `keys`. */
+  getMany(keys: readonly EvidenceKey[]): Map<number, unknown> {
+    const get = this.db.prepare<[string], { evidence: string }>("SELECT evidence FROM evidence WHERE key = ?");
+    const out = new Map<number, unknown>();
+    keys.forEach((k, i) => {
+      const row = get.get(keyText(k));
+      if (row) out.set(i, JSON.parse(row.evidence));
+    });
+    return out;
+  }
+
+  /**
+   * Rows in one transaction. A key already present is left as it is (another process computed it first);
+   * returns how many rows this call wrote.
+   */
+  putMany(entries: readonly EvidenceCacheEntry[], writer = `${process.pid}`): number {
+    const put = this.db.prepare(`INSERT INTO evidence (key, fingerprint, prompt_hash, content_hash, access_level, sampling, model, evidence, created_at, writer)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`);
+    const now = new Date().toISOString();
+    return this.db.transaction(() => entries.reduce((n, e) => n + put.run(
+      keyText(e.key), e.key.fingerprint, e.key.promptHash, e.key.contentHash, e.key.accessLevel, e.key.sampling,
+      e.model, JSON.stringify(e.evidence), now, writer,
+    ).changes, 0))();
+  }
+
+  /** One line per model × prompt settings × access level. */
+  list(): EvidenceCacheGroup[] {
+    return this.db.prepare(`SELECT model, fingerprint, prompt_hash AS promptHash, access_level AS accessLevel, COUNT(*) AS rows,
+      MIN(created_at) AS first, MAX(created_at) AS last FROM evidence GROUP BY model, fingerprint, prompt_hash, access_level
+      ORDER BY last DESC`).all() as EvidenceCacheGroup[];
+  }
+
+  /** Deletes the rows the filter matches (every row with no filter); returns how many. */
+  prune(filter: PruneFilter = {}): number {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.model !== undefined) {
+      where.push("(instr(model, ?) > 0 OR instr(fingerprint, ?) > 0)");
+      params.push(filter.model, filter.model);
+    }
+    if (filter.before !== undefined) {
+      where.push("created_at < ?");
+      params.push(filter.before.toISOString());
+    }
+    const changes = this.db.prepare(`DELETE FROM evidence${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`).run(...params).changes;
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+    return changes;
+  }
+
+  /** Rows per writer (process), for tests and `cache list --writers`. */
+  writers(): Record<string, number> {
+    const rows = this.db.prepare("SELECT writer, COUNT(*) AS n FROM evidence GROUP BY writer").all() as { writer: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.writer, r.n]));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

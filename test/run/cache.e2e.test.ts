@@ -1,0 +1,126 @@
+// The evidence cache end to end (#13): a repeat run with another α makes no model call, and a run killed
+// with SIGKILL at random moments of its evidence step, then restarted, computes each row once and ends
+// with the summary of an uninterrupted run.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../../src/conformal/index.js";
+import type { RunSummary } from "../../src/report/index.js";
+import { EvidenceCache } from "../../src/store/index.js";
+
+const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
+const GGUF = join(MODELS, "stories260K.gguf");
+const LIMIT = 400;
+
+interface Child {
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  kill(): void;
+  /** Resolves when stderr first matches `pattern`. */
+  when(pattern: RegExp): Promise<void>;
+}
+
+function calibkit(args: string[]): Child {
+  const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" } });
+  let stdout = "";
+  let stderr = "";
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout.on("data", (d) => (stdout += String(d)));
+  child.stderr.on("data", (d) => {
+    stderr += String(d);
+    for (const w of waiters.splice(0)) (w.pattern.test(stderr) ? w.resolve() : waiters.push(w));
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((ok) =>
+    child.on("exit", (code, signal) => ok({ code, signal, stdout, stderr })));
+  return {
+    done,
+    kill: () => void child.kill("SIGKILL"),
+    when: (pattern) => new Promise((ok) => (pattern.test(stderr) ? ok() : waiters.push({ pattern, resolve: ok }))),
+  };
+}
+
+const summaryOf = async (dir: string) => JSON.parse(await readFile(join(dir, "summary.json"), "utf8")) as RunSummary;
+
+/**
+ * The summary less what differs between runs by design: clocks and dates, the embedded service's port, the
+ * monitor's random id, the cache's own counts.
+ */
+function comparable(s: RunSummary): unknown {
+  const { createdAt: _c, timings: _t, totalSeconds: _s, evidenceCache: _e, service, audit, monitor, ...rest } = s;
+  return {
+    ...rest, service: { embedded: service.embedded }, audit: { ...audit, date: "" },
+    monitor: { ...monitor, id: "", alerts: monitor.alerts.map((a) => ({ ...a, detected_at: "" })) },
+  };
+}
+
+const evidenceSeconds = (s: RunSummary) => s.timings.find((t) => t.step === "evidence")!.seconds;
+
+function rowsIn(dir: string): { total: number; writers: Record<string, number> } {
+  if (!existsSync(join(dir, "evidence.sqlite"))) return { total: 0, writers: {} };
+  const cache = EvidenceCache.open(dir);
+  try {
+    const writers = cache.writers();
+    return { total: Object.values(writers).reduce((a, b) => a + b, 0), writers };
+  } finally {
+    cache.close();
+  }
+}
+
+describe.skipIf(!existsSync(GGUF))("the evidence cache", () => {
+  it("serves a repeat run with another --alpha without a single model call, its evidence step under 10% of the first's", async () => {
+    const base = await mkdtemp(join(tmpdir(), "calibkit-cache-e2e-"));
+    const args = ["run", "--model", GGUF, "--limit", String(LIMIT), "--cache", join(base, "cache"), "--quiet"];
+    const first = await calibkit([...args, "--out", join(base, "a")]).done;
+    expect(first.code, first.stderr).toBe(0);
+    const second = await calibkit([...args, "--alpha", "0.2", "--method", "APS", "--out", join(base, "b")]).done;
+    expect(second.code, second.stderr).toBe(0);
+    const [a, b] = [await summaryOf(join(base, "a")), await summaryOf(join(base, "b"))];
+    expect(a.evidenceCache).toMatchObject({ hits: 0, computed: LIMIT });
+    expect(a.evidenceCache!.modelCalls).toBeGreaterThan(0);
+    expect(b.evidenceCache).toMatchObject({ hits: LIMIT, computed: 0, modelCalls: 0 });
+    expect(b.profile.alpha).toBe(0.2);
+    expect(evidenceSeconds(b)).toBeLessThan(0.1 * evidenceSeconds(a));
+    // --no-cache computes again and agrees with the cached run.
+    const third = await calibkit([...args, "--no-cache", "--out", join(base, "c")]).done;
+    expect(third.code, third.stderr).toBe(0);
+    const c = await summaryOf(join(base, "c"));
+    expect(c.evidenceCache).toMatchObject({ dir: null, hits: 0, computed: LIMIT });
+    expect(comparable(c)).toEqual(comparable(a));
+  }, 300_000);
+
+  it("killed with SIGKILL at seeded random moments of the evidence step, restarted, computes each row once and ends as an uninterrupted run", async () => {
+    const base = await mkdtemp(join(tmpdir(), "calibkit-kill-e2e-"));
+    const args = ["run", "--model", GGUF, "--limit", String(LIMIT), "--seed", "5"];
+    const whole = await calibkit([...args, "--cache", join(base, "fresh"), "--out", join(base, "whole"), "--quiet"]).done;
+    expect(whole.code, whole.stderr).toBe(0);
+    const reference = await summaryOf(join(base, "whole"));
+    const span = evidenceSeconds(reference) * 1000;
+
+    const cacheDir = join(base, "cache");
+    const rng = mulberry32(20261123);
+    const before: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      const child = calibkit([...args, "--cache", cacheDir, "--out", join(base, `killed-${round}`)]);
+      await child.when(/evidence: \d+\/\d+/);
+      await new Promise((r) => setTimeout(r, Math.floor(rng() * 0.6 * span)));
+      child.kill();
+      const end = await child.done;
+      expect(end.signal ?? end.code).toBe("SIGKILL");
+      before.push(rowsIn(cacheDir).total);
+    }
+    expect(before[1]!).toBeGreaterThanOrEqual(before[0]!);
+    expect(before[1]!).toBeLessThan(LIMIT);
+
+    const last = await calibkit([...args, "--cache", cacheDir, "--out", join(base, "resumed"), "--quiet"]).done;
+    expect(last.code, last.stderr).toBe(0);
+    const resumed = await summaryOf(join(base, "resumed"));
+    // Only what was missing is computed, and every row was written by exactly one process.
+    expect(resumed.evidenceCache).toMatchObject({ hits: before[1], computed: LIMIT - before[1]! });
+    const rows = rowsIn(cacheDir);
+    expect(rows.total).toBe(LIMIT);
+    expect(Object.values(rows.writers).reduce((a, b) => a + b, 0)).toBe(LIMIT);
+    expect(comparable(resumed)).toEqual(comparable(reference));
+  }, 400_000);
+});
