@@ -1,0 +1,106 @@
+// A benchmark suite file (docs/bench.md): YAML through the maintained `yaml` package, checked field by
+// field before any model loads, each error naming the file, the field and what is wrong.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { parse, YAMLParseError } from "yaml";
+import { CalibkitError } from "../../api/index.js";
+import { defaultModelsDir } from "../../adapters/modelsDir.js";
+import { parsePromptFlags, type PromptFlags } from "../promptFlags.js";
+
+export class SuiteError extends CalibkitError {
+  override name = "SuiteError";
+  constructor(file: string, field: string, message: string) {
+    super("SUITE_INVALID", `${file}: ${field}: ${message}`, { field });
+  }
+}
+
+export interface SuiteTask {
+  name: string;
+  dataset: string;
+  queryType: "set" | "interval" | undefined;
+  prompt: PromptFlags;
+  /** Only the first N items. */
+  limit: number | undefined;
+}
+
+export interface Suite {
+  file: string;
+  models: string[];
+  tasks: SuiteTask[];
+  methods: string[];
+  alphas: number[];
+  repeats: number;
+  seed: number;
+  /** Share of each repeat's items that calibrate; the rest are the test split. */
+  calibrationFraction: number;
+}
+
+const METHODS = ["LAC", "APS", "RAPS", "ordinal-aps", "CQR"];
+
+/** A model entry: a URL, a path (relative to the suite file), or a bare file name in the models folder. */
+function modelPath(entry: string, base: string): string {
+  if (/^https?:\/\//i.test(entry)) return entry;
+  if (!entry.includes("/")) {
+    const inModels = resolve(defaultModelsDir(), entry);
+    if (existsSync(inModels)) return inModels;
+  }
+  return isAbsolute(entry) ? entry : resolve(base, entry);
+}
+
+export function parseSuite(file: string): Suite {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    if (err instanceof YAMLParseError) throw new SuiteError(file, `line ${err.linePos?.[0].line ?? "?"}`, err.message.split("\n")[0]!);
+    throw new SuiteError(file, "file", (err as Error).message);
+  }
+  const fail = (field: string, message: string): never => {
+    throw new SuiteError(file, field, message);
+  };
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) fail("file", "must be a mapping with models, tasks, methods, alphas");
+  const o = raw as Record<string, unknown>;
+  const known = new Set(["models", "tasks", "methods", "alphas", "repeats", "seed", "calibration_fraction"]);
+  for (const k of Object.keys(o)) if (!known.has(k)) fail(k, `unknown field (expected ${[...known].join(", ")})`);
+  const base = dirname(resolve(file));
+  const list = (field: string): unknown[] => {
+    const v = o[field];
+    if (!Array.isArray(v) || v.length === 0) fail(field, "must be a non-empty list");
+    return v as unknown[];
+  };
+  const models = list("models").map((m, i) => (typeof m === "string" && m.trim() ? modelPath(m.trim(), base) : fail(`models[${i}]`, "must be a path or URL")));
+  models.forEach((m, i) => {
+    if (!/^https?:/i.test(m) && !existsSync(m)) fail(`models[${i}]`, `no model at ${m}`);
+  });
+  const methods = list("methods").map((m, i) => METHODS.find((x) => typeof m === "string" && x.toLowerCase() === m.toLowerCase()) ?? fail(`methods[${i}]`, `must be one of ${METHODS.join(", ")}, got ${JSON.stringify(m)}`));
+  const alphas = list("alphas").map((a, i) => (typeof a === "number" && a > 0 && a < 1 ? a : fail(`alphas[${i}]`, `must be a number strictly between 0 and 1, got ${JSON.stringify(a)}`)));
+  const int = (field: string, fallback: number, min: number): number => {
+    const v = o[field] ?? fallback;
+    return Number.isInteger(v) && (v as number) >= min ? (v as number) : fail(field, `must be an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  };
+  const fraction = o.calibration_fraction ?? 0.5;
+  if (typeof fraction !== "number" || !(fraction > 0 && fraction < 1)) fail("calibration_fraction", `must be a number strictly between 0 and 1, got ${JSON.stringify(fraction)}`);
+  const names = new Set<string>();
+  const tasks = list("tasks").map((t, i): SuiteTask => {
+    const at = `tasks[${i}]`;
+    if (t === null || typeof t !== "object" || Array.isArray(t)) fail(at, "must be a mapping with name and dataset");
+    const task = t as Record<string, unknown>;
+    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit"]);
+    for (const k of Object.keys(task)) if (!taskKnown.has(k)) fail(`${at}.${k}`, `unknown field (expected ${[...taskKnown].join(", ")})`);
+    const name = typeof task.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(task.name) ? task.name : fail(`${at}.name`, "must be a name of letters, digits, '.', '_' or '-'");
+    if (names.has(name)) fail(`${at}.name`, `"${name}" names two tasks`);
+    names.add(name);
+    const dataset = typeof task.dataset === "string" ? resolve(base, task.dataset) : fail(`${at}.dataset`, "must be a file path");
+    if (!existsSync(dataset)) fail(`${at}.dataset`, `no file at ${dataset}`);
+    const qt = task.query_type;
+    if (qt !== undefined && qt !== "set" && qt !== "interval") fail(`${at}.query_type`, `suites run set or interval queries, got ${JSON.stringify(qt)}`);
+    const str = (k: string) => (task[k] === undefined ? undefined : typeof task[k] === "string" || typeof task[k] === "number" ? String(task[k]) : fail(`${at}.${k}`, "must be a string"));
+    const fewshot = str("fewshot");
+    const prompt = parsePromptFlags({
+      format: str("format"), "num-fewshot": str("num_fewshot"), fewshot: fewshot === undefined ? undefined : resolve(base, fewshot),
+    }, (flag, problem) => fail(`${at}.${flag.replace("-", "_")}`, problem));
+    const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
+    return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit };
+  });
+  return { file: resolve(file), models, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
+}
