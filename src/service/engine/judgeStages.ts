@@ -3,6 +3,7 @@
 // stage's judgement of an example is the client's `metadata.evidence.stage_probabilities[<stage>]` when given,
 // else the service asks the stage (cached per profile version, like route stages).
 import type { ExampleRecord, JudgeQuery } from "../../api/index.js";
+import { queryPrompt } from "../../evidence/index.js";
 import { calibrateSet, type CalibratedSet } from "./conformal.js";
 import { labelName } from "./evidence.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
@@ -13,10 +14,17 @@ import type { QueryInput } from "./types.js";
 export const REQUEST_STAGE = "request";
 const CALL_CONCURRENCY = 4;
 
+/**
+ * What a model stage is asked: the one prompt path's judge prompt (evidence's `instruct` format), the text a
+ * client's local model sees for the same query, so stage and client judgements are comparable.
+ */
 export function judgePrompt(query: Pick<JudgeQuery, "instructions">, context: unknown, candidates: readonly string[]): string {
-  const texts = (context as { candidates: Record<string, unknown> }).candidates;
-  const lines = candidates.map((c) => `${c}: ${typeof texts[c] === "string" ? texts[c] : JSON.stringify(texts[c])}`);
-  return `${query.instructions}\n\nCandidates:\n${lines.join("\n")}\n\nThe best candidate is:`;
+  const asked = queryPrompt({ type: "judge", instructions: query.instructions } as JudgeQuery, context);
+  // Scoring follows `candidates`; the prompt must name exactly them (a context may hold others).
+  if (asked.names.length !== candidates.length || candidates.some((c) => !asked.names.includes(c))) {
+    throw new Error(`judge context candidates ${JSON.stringify(asked.names)} differ from the scored ${JSON.stringify(candidates)}`);
+  }
+  return asked.prompt;
 }
 
 /** The client's judgement of stage `stage` on an example, over exactly `names`, or undefined. */

@@ -1,7 +1,7 @@
 // judge: pairwise items ({candidates: {a, b}}, the better one as label) → a winner or an escalation along a
 // cascade of `--stage` servers ending in human_queue. The request's own judgement is the softmax of each
 // candidate's PMI with the story; each stage's judgement of a calibration item is computed here exactly as
-// the service computes it (stageJudgement over judgePrompt), and sent as `stage_probabilities`, so every stage
+// the service computes it (stageJudgement over judgePrompt, the one prompt path's instruct judge prompt), and sent as `stage_probabilities`, so every stage
 // is calibrated on its own judgements and the cross-check can recompute every set.
 import type { ExampleRecord, JudgeAnswer } from "../../../api/index.js";
 import type { PairwiseItem } from "../../../datasets/index.js";
