@@ -1,0 +1,129 @@
+// `calibkit bench`: every model × task once through the evidence cache (one progress display for the
+// whole suite), then every method × α × repeat on the local conformal engine; results.csv, summary.json
+// and the comparative report.html (docs/bench.md).
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { countingAdapter, openAdapter } from "../../adapters/index.js";
+import { loadDataset } from "../../datasets/index.js";
+import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
+import { benchPageOf, type BenchEvidence, type BenchRow, type BenchSummary } from "../../report/index.js";
+import { EvidenceCache } from "../../store/index.js";
+import { choicesOf, METHODS_BY_TYPE, promptItemOf, type ChoiceItem, type QueryType } from "../run/choices.js";
+import { loadFewshot, withoutExemplars } from "../run/fewshot.js";
+import { startProgress } from "../run/progress.js";
+import { benchCell } from "./metrics.js";
+import type { Suite, SuiteTask } from "./suite.js";
+import { SuiteError } from "./suite.js";
+
+export interface BenchOptions {
+  out: string;
+  cache: string | null;
+  quiet: boolean;
+  log: (line: string) => void;
+}
+
+interface LoadedTask {
+  task: SuiteTask;
+  type: QueryType;
+  items: ChoiceItem[];
+  fewshot: Awaited<ReturnType<typeof loadFewshot>>;
+}
+
+async function loadTask(suite: Suite, task: SuiteTask): Promise<LoadedTask> {
+  const choices = choicesOf(await loadDataset(task.dataset));
+  if (task.queryType && task.queryType !== choices.type) throw new SuiteError(suite.file, `tasks.${task.name}.query_type`, `${task.dataset} holds ${choices.type} items, not ${task.queryType}`);
+  const fewshot = await loadFewshot(task.prompt.fewshot, choices.type);
+  const { kept } = withoutExemplars(choices.items, fewshot);
+  const items = task.limit !== undefined ? kept.slice(0, task.limit) : kept;
+  if (items.length < 4) throw new SuiteError(suite.file, `tasks.${task.name}.dataset`, `${items.length} item(s): a repeat needs at least 2 to calibrate and 2 to test`);
+  return { task, type: choices.type, items, fewshot };
+}
+
+const csvCell = (v: unknown) => (typeof v === "string" && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
+
+function resultsCsv(rows: BenchRow[], evidence: BenchEvidence[]): string {
+  const head = ["model", "task", "method", "alpha", "repeats", "calibration", "test", "coverage_mean", "coverage_sd", "coverage_min", "coverage_max",
+    "band_low", "band_high", "in_band", "law_mean", "law_sd", "z", "mean_set_size", "singleton_rate", "empty_rate", "accuracy", "ece_raw", "ece_venn_abers",
+    "evidence_items_per_s", "evidence_tokens_per_s", "evidence_seconds", "cell_seconds"];
+  const lines = rows.map((r) => {
+    const e = evidence.find((x) => x.model === r.model && x.task === r.task)!;
+    return [r.model, r.task, r.method, r.alpha, r.repeats, r.calibration, r.test, r.coverage.mean, r.coverage.sd, r.coverage.min, r.coverage.max,
+      r.band[0], r.band[1], r.inBand, r.law.mean, r.law.sd, r.law.z, r.meanSetSize, r.singletonRate, r.emptyRate, r.accuracy, r.eceRaw, r.eceVennAbers,
+      e.itemsPerSecond, e.tokensPerSecond ?? "", e.seconds, r.seconds].map(csvCell).join(",");
+  });
+  return [head.join(","), ...lines].join("\n") + "\n";
+}
+
+export async function runBench(suite: Suite, options: BenchOptions): Promise<BenchSummary> {
+  const started = performance.now();
+  // Every dataset before any model: a malformed file fails at once.
+  const tasks = await Promise.all(suite.tasks.map((t) => loadTask(suite, t)));
+  for (const t of tasks) {
+    const fits = suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m));
+    if (fits.length === 0) throw new SuiteError(suite.file, "methods", `none of ${suite.methods.join(", ")} fits task ${t.task.name} (${t.type} queries take ${METHODS_BY_TYPE[t.type].join(", ")})`);
+  }
+  await mkdir(options.out, { recursive: true });
+  const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
+  const total = suite.models.length * tasks.reduce((a, t) => a + t.items.length, 0);
+  const bar = startProgress("evidence", total, { quiet: options.quiet });
+  const evidence: BenchEvidence[] = [];
+  const rows: BenchRow[] = [];
+  try {
+    for (const model of suite.models) {
+      const counted = countingAdapter(await openAdapter(model));
+      const adapter = counted.adapter;
+      try {
+        const level = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
+        for (const t of tasks) {
+          const prompt = await resolvePromptSettings({ ...t.task.prompt.settings, fewshot: t.fewshot }, adapter);
+          const calls0 = counted.calls();
+          const t0 = performance.now();
+          const promptItems = t.items.map((i) => promptItemOf(i, t.type));
+          const built = await cachedChoiceEvidence(promptItems, {
+            type: t.type, adapter, level, prompt, cache, fingerprint: adapter.fingerprint, promptHash: promptSettingsHash(prompt, t.type), model,
+            onBatch: (n) => bar.increment(n),
+          });
+          const seconds = (performance.now() - t0) / 1000;
+          let tokens = 0;
+          if (built.computed > 0) for (const i of t.items) tokens += await adapter.countTokens([i.context, i.question ?? "", ...i.texts].join(" "));
+          evidence.push({
+            model, task: t.task.name, items: t.items.length, hits: built.hits, computed: built.computed, modelCalls: counted.calls() - calls0,
+            seconds, itemsPerSecond: t.items.length / seconds, tokensPerSecond: built.computed > 0 ? tokens / seconds : null, accessLevel: level,
+          });
+          const width = t.items[0]!.names.length;
+          const probabilities = new Float64Array(t.items.length * width);
+          const labels = new Int32Array(t.items.length);
+          t.items.forEach((item, i) => {
+            if (item.names.length !== width) throw new SuiteError(suite.file, `tasks.${t.task.name}.dataset`, `item ${item.id} has ${item.names.length} options, the first item ${width}: a suite task needs one option count`);
+            const p = (built.evidence[i]!.option_probabilities ?? built.evidence[i]!.level_probabilities)!;
+            item.names.forEach((n, j) => (probabilities[i * width + j] = p[n]!));
+            labels[i] = item.names.indexOf(item.answer);
+          });
+          for (const method of suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m))) {
+            for (const alpha of suite.alphas) {
+              rows.push(benchCell({
+                model, task: t.task.name, type: t.type, method, alpha, probabilities, width, labels,
+                repeats: suite.repeats, seed: suite.seed, calibrationFraction: suite.calibrationFraction,
+              }));
+            }
+          }
+        }
+      } finally {
+        await adapter.dispose();
+      }
+    }
+  } finally {
+    bar.stop();
+    cache?.close();
+  }
+  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  const summary: BenchSummary = {
+    calibkit: pkg.version ?? "unknown", createdAt: new Date().toISOString(), suite: suite.file, seed: suite.seed, repeats: suite.repeats,
+    models: suite.models, tasks: tasks.map((t) => ({ name: t.task.name, dataset: t.task.dataset, items: t.items.length })),
+    methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows, totalSeconds: (performance.now() - started) / 1000,
+  };
+  await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
+  await writeFile(join(options.out, "results.csv"), resultsCsv(rows, evidence));
+  await writeFile(join(options.out, "report.html"), benchPageOf(summary));
+  return summary;
+}

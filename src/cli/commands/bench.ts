@@ -1,0 +1,63 @@
+// `calibkit bench SUITE.yaml`: many models × tasks × methods × α × repeats in one command, evidence
+// computed once through the cache, one comparative report (docs/bench.md).
+// Exit codes: 0 done; 1 a failure; 2 bad options or a bad suite file (checked before any model loads).
+import { resolve } from "node:path";
+import { CalibkitError } from "../../api/index.js";
+import { parseCommand, usage } from "../args.js";
+import { cacheDirOf } from "../cacheDir.js";
+import { checkOutDir } from "../run/preflight.js";
+import { parseSuite, SuiteError } from "../bench/suite.js";
+
+export const summary = "Run a benchmark suite (models × tasks × methods × α × repeats) and write one comparative report";
+
+const HELP = `usage: calibkit bench SUITE.yaml [--out DIR] [--cache DIR | --no-cache] [--quiet]
+
+Runs every model × task of the suite once through the evidence cache, then every method × α × repeat
+(independent random splits) on the local conformal engine. Writes report.html, summary.json and
+results.csv. A killed suite started again reads back what it computed. docs/bench.md has the file format.
+
+  --out DIR          output folder (default ./calibkit-bench)
+  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else ~/.cache/calibkit)
+  --no-cache         compute every evidence row and keep none
+  --quiet            no progress output
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseCommand("bench", argv, {
+    out: { type: "string" }, cache: { type: "string" }, "no-cache": { type: "boolean" }, quiet: { type: "boolean" },
+  }, HELP, { positionals: true });
+  if (typeof parsed === "number") return parsed;
+  const [file, ...extra] = parsed.positionals;
+  if (!file) return usage("bench", "needs a suite file", HELP);
+  if (extra.length > 0) return usage("bench", `unexpected argument "${extra[0]}"`, HELP);
+  const v = parsed.values;
+  const out = resolve(v.out ?? "calibkit-bench");
+  let suite;
+  try {
+    suite = parseSuite(file);
+    await checkOutDir(out);
+  } catch (err) {
+    if (err instanceof SuiteError || err instanceof CalibkitError) return usage("bench", (err as Error).message);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return usage("bench", `no suite file at ${resolve(file)}`);
+    throw err;
+  }
+  const log = (line: string) => {
+    if (!v.quiet) process.stderr.write(`${line}\n`);
+  };
+  try {
+    const { runBench } = await import("../bench/runBench.js");
+    const s = await runBench(suite, { out, cache: cacheDirOf(v.cache, v["no-cache"]), quiet: v.quiet ?? false, log });
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    const lines = s.rows.map((r) => `${r.model.split("/").pop()} ${r.task} ${r.method} α=${r.alpha}: coverage ${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} (band ${pct(r.band[0])}–${pct(r.band[1])}, ${r.inBand}/${r.repeats} inside), size ${r.meanSetSize.toFixed(2)}`);
+    for (const e of s.evidence) lines.push(`evidence ${e.model.split("/").pop()} ${e.task}: ${e.items} items, ${e.hits} cached, ${e.computed} computed, ${e.modelCalls} model calls, ${e.itemsPerSecond.toFixed(1)} items/s`);
+    lines.push(`time: ${s.totalSeconds.toFixed(1)} s`, `wrote ${out}/report.html`, `wrote ${out}/summary.json`, `wrote ${out}/results.csv`);
+    process.stdout.write(lines.join("\n") + "\n");
+    return 0;
+  } catch (err) {
+    if (err instanceof CalibkitError) {
+      process.stderr.write(`calibkit bench: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

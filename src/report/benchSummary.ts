@@ -1,0 +1,59 @@
+// What `calibkit bench` writes (docs/bench.md): one row per model × task × method × α, aggregated over
+// the suite's repeats, and the evidence throughput per model × task.
+
+export interface BenchRow {
+  model: string;
+  task: string;
+  method: string;
+  alpha: number;
+  repeats: number;
+  calibration: number;
+  test: number;
+  coverage: { mean: number; sd: number; min: number; max: number; perRepeat: number[] };
+  /** The central BAND_LEVEL range of one repeat's test coverage (beta-binomial law of split conformal). */
+  band: [number, number];
+  bandLevel: number;
+  /** Repeats whose coverage lies inside the band. */
+  inBand: number;
+  /** Mean and sd of one repeat's coverage under its beta-binomial law, and the z of the observed mean. */
+  law: { mean: number; sd: number; z: number };
+  meanSetSize: number;
+  singletonRate: number;
+  emptyRate: number;
+  accuracy: number;
+  /** Expected calibration error (10 bins) over (item, option) pairs of the test split. */
+  eceRaw: number;
+  eceVennAbers: number;
+  /** Calibrate + predict over all repeats. */
+  seconds: number;
+}
+
+export interface BenchEvidence {
+  model: string;
+  task: string;
+  items: number;
+  hits: number;
+  computed: number;
+  modelCalls: number;
+  seconds: number;
+  itemsPerSecond: number;
+  /** Tokens of the computed items' text (context, question, choices) per second of evidence; null when none were computed. */
+  tokensPerSecond: number | null;
+  accessLevel: string;
+}
+
+export interface BenchSummary {
+  calibkit: string;
+  createdAt: string;
+  suite: string;
+  seed: number;
+  repeats: number;
+  models: string[];
+  tasks: { name: string; dataset: string; items: number }[];
+  methods: string[];
+  alphas: number[];
+  cache: string | null;
+  evidence: BenchEvidence[];
+  rows: BenchRow[];
+  totalSeconds: number;
+}

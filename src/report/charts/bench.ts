@@ -1,0 +1,73 @@
+// Charts of a suite: models side by side (one series per model) for every task × method × α.
+import type { BenchRow, BenchSummary } from "../benchSummary.js";
+import { COLORS, type ChartOption, fmt } from "./chart.js";
+
+const label = (r: BenchRow) => `${r.task} · ${r.method} · α ${r.alpha}`;
+
+function categories(s: BenchSummary): string[] {
+  return [...new Set(s.rows.map(label))];
+}
+
+function perModel(s: BenchSummary, value: (r: BenchRow) => number): { name: string; data: (number | null)[] }[] {
+  const cats = categories(s);
+  return s.models.map((m) => ({
+    name: m.split("/").pop()!,
+    data: cats.map((c) => {
+      const r = s.rows.find((x) => x.model === m && label(x) === c);
+      return r ? fmt(value(r), 4) : null;
+    }),
+  }));
+}
+
+const axis = (cats: string[]) => ({ type: "category" as const, data: cats, axisLabel: { rotate: 30, fontSize: 10 } });
+
+export function benchCoverageChart(s: BenchSummary): ChartOption {
+  const cats = categories(s);
+  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
+  return {
+    grid: { left: 60, right: 24, top: 40, bottom: 110 },
+    legend: { top: 8 },
+    xAxis: axis(cats),
+    yAxis: { type: "value", name: "test coverage (mean over repeats)", min: (v: { min: number }) => Math.max(0, Math.floor((v.min - 0.05) * 10) / 10), max: 1 },
+    series: [
+      ...perModel(s, (r) => r.coverage.mean).map((x) => ({ ...x, type: "bar" as const })),
+      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+    ],
+  };
+}
+
+export function benchSetSizeChart(s: BenchSummary): ChartOption {
+  return {
+    grid: { left: 60, right: 24, top: 40, bottom: 110 }, legend: { top: 8 }, xAxis: axis(categories(s)),
+    yAxis: { type: "value", name: "mean set size" },
+    series: perModel(s, (r) => r.meanSetSize).map((x) => ({ ...x, type: "bar" as const })),
+  };
+}
+
+export function benchCalibrationChart(s: BenchSummary): ChartOption {
+  const pairs = [...new Map(s.rows.map((r) => [`${r.model}|${r.task}`, r])).values()];
+  const cats = pairs.map((r) => `${r.model.split("/").pop()} · ${r.task}`);
+  return {
+    grid: { left: 60, right: 24, top: 40, bottom: 110 }, legend: { top: 8 }, xAxis: axis(cats),
+    yAxis: { type: "value", name: "ECE (10 bins)" },
+    series: [
+      { name: "raw probabilities", type: "bar", data: pairs.map((r) => fmt(r.eceRaw, 4)), color: COLORS.bad },
+      { name: "Venn–Abers beliefs", type: "bar", data: pairs.map((r) => fmt(r.eceVennAbers, 4)), color: COLORS.good },
+    ],
+  };
+}
+
+export function benchThroughputChart(s: BenchSummary): ChartOption {
+  const tasks = [...new Set(s.evidence.map((e) => e.task))];
+  return {
+    grid: { left: 60, right: 24, top: 40, bottom: 60 }, legend: { top: 8 }, xAxis: axis(tasks),
+    yAxis: { type: "value", name: "evidence items/s" },
+    series: s.models.map((m) => ({
+      name: m.split("/").pop()!, type: "bar" as const,
+      data: tasks.map((t) => {
+        const e = s.evidence.find((x) => x.model === m && x.task === t);
+        return e ? fmt(e.itemsPerSecond, 2) : null;
+      }),
+    })),
+  };
+}

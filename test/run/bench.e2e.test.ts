@@ -1,0 +1,86 @@
+// `calibkit bench` end to end on the documented example suite: stories260K and tiny-gpt2 × two bundled
+// tasks × LAC and APS × 2 alphas × 3 repeats; the report opened in headless Chromium; a second run
+// served from the cache without a model call.
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BENCH_FIGURE_IDS, type BenchSummary } from "../../src/report/index.js";
+import { CHROMIUM, openReport } from "../report/browser.js";
+
+const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
+const HAVE_MODELS = existsSync(join(MODELS, "stories260K.gguf")) && existsSync(join(MODELS, "tiny-gpt2"));
+
+function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1", CALIBKIT_MODELS_DIR: MODELS } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += String(d)));
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    child.on("exit", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(!HAVE_MODELS)("calibkit bench", () => {
+  it("runs the example suite, writes report, summary and CSV; Chromium renders every plot with no console error", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "calibkit-bench-"));
+    const args = ["bench", "examples/bench-tiny.yaml", "--cache", join(dir, "cache")];
+    const r = await calibkit([...args, "--out", join(dir, "a")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/evidence: \d+\/\d+ \(\d+%, [\d.]+\/s, ETA \d+ s\)|evidence: \d+\/\d+ in/);
+    const s = JSON.parse(await readFile(join(dir, "a", "summary.json"), "utf8")) as BenchSummary;
+    expect(s.rows).toHaveLength(2 * 2 * 2 * 2);
+    expect(new Set(s.rows.map((x) => x.method))).toEqual(new Set(["LAC", "APS"]));
+    for (const row of s.rows) {
+      expect(row.coverage.perRepeat).toHaveLength(3);
+      // Each repeat's coverage lies in its finite-sample band (the central 99.9% of its beta-binomial law).
+      expect(row.inBand, `${row.model} ${row.task} ${row.method} ${row.alpha}`).toBe(3);
+      expect(row.meanSetSize).toBeGreaterThan(0);
+      expect(row.singletonRate + row.emptyRate).toBeLessThanOrEqual(1);
+      expect(row.eceRaw).toBeGreaterThanOrEqual(0);
+      expect(row.eceVennAbers).toBeGreaterThanOrEqual(0);
+    }
+    expect(s.evidence.every((e) => e.computed === e.items && e.modelCalls > 0 && e.itemsPerSecond > 0 && e.tokensPerSecond! > 0)).toBe(true);
+    const csv = (await readFile(join(dir, "a", "results.csv"), "utf8")).trim().split("\n");
+    expect(csv).toHaveLength(1 + s.rows.length);
+    expect(csv[0]).toMatch(/^model,task,method,alpha,repeats,.*coverage_mean,coverage_sd/);
+
+    if (existsSync(CHROMIUM) || process.env.CI) {
+      const shot = join(dir, "bench.png");
+      const page = await openReport(join(dir, "a", "report.html"), shot);
+      expect(page.consoleErrors).toEqual([]);
+      expect(page.requests).toEqual([]);
+      expect(page.figures.map((f) => f.id)).toEqual([...BENCH_FIGURE_IDS]);
+      for (const f of page.figures) {
+        expect(f.svgs, f.id).toBe(1);
+        expect(f.shapes, f.id).toBeGreaterThan(20);
+        expect(f.width, f.id).toBeGreaterThan(300);
+      }
+      expect((await stat(shot)).size).toBeGreaterThan(10_000);
+      writeFileSync(join(dir, "screenshot-path.txt"), shot);
+    }
+
+    // Started again (as after a kill): everything from the cache, no model call, the same numbers.
+    const again = await calibkit([...args, "--out", join(dir, "b"), "--quiet"]);
+    expect(again.code, again.stderr).toBe(0);
+    const s2 = JSON.parse(await readFile(join(dir, "b", "summary.json"), "utf8")) as BenchSummary;
+    expect(s2.evidence.every((e) => e.hits === e.items && e.modelCalls === 0)).toBe(true);
+    expect(s2.rows.map(({ seconds: _s, ...x }) => x)).toEqual(s.rows.map(({ seconds: _s, ...x }) => x));
+  }, 300_000);
+
+  it("refuses a bad suite before loading any model, naming the field", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "calibkit-bench-bad-"));
+    const file = join(dir, "suite.yaml");
+    writeFileSync(file, "models: [stories260K.gguf]\ntasks:\n  - name: t\n    dataset: /nonexistent.jsonl\nmethods: [LAC]\nalphas: [0.1]\n");
+    const r = await calibkit(["bench", file, "--out", join(dir, "o")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tasks\[0\]\.dataset: no file at \/nonexistent\.jsonl/);
+    writeFileSync(file, "models: [stories260K.gguf]\ntasks: []\nmethods: [LAC]\nalphas: [1.5]\n");
+    expect((await calibkit(["bench", file])).stderr).toMatch(/alphas\[0\]: must be a number strictly between 0 and 1, got 1.5/);
+    writeFileSync(file, "models: [stories260K.gguf\n");
+    expect((await calibkit(["bench", file])).stderr).toMatch(/suite\.yaml: line \d+/);
+  }, 60_000);
+});
