@@ -11,7 +11,7 @@ export const PROVIDER_FIELD_TYPES = {
   deployment: z.string().min(1),
   api_version: z.string().refine((v) => /^\d{4}-\d{2}-\d{2}(-preview)?$|^v1$|^latest$|^preview$/.test(v), { message: "must be an Azure OpenAI api-version such as 2024-10-21, 2025-04-01-preview or v1" }),
   reasoning_effort: reasoningEffort,
-  effort: z.enum(["low", "medium", "high"]),
+  effort: z.enum(["low", "medium", "high", "xhigh", "max"]),
   sample_count: z.int().min(1).max(8),
   thinking_level: z.enum(["minimal", "low", "medium", "high"]),
   region: z.string().refine((v) => /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d+$/.test(v), { message: "must be an AWS region such as us-east-1" }),

@@ -1,12 +1,12 @@
 // Opens the adapter of one configured backend, by its provider: self-hosted OpenAI-compatible servers (vllm,
-// sglang) through the completions adapter, hosted providers through their own adapters (docs/service.md "Providers").
+// sglang) through the completions adapter, hosted providers through their own SDK adapters (docs/service.md "Providers").
 import type { ModelAdapter } from "../../adapters/index.js";
 import type { BackendConfig } from "../config.js";
 
 export async function openBackendAdapter(config: BackendConfig, apiKey: string | undefined, timeoutMs: number): Promise<ModelAdapter> {
-  // Loaded on first use: the adapters pull in the local model engines, which a service without
-  // configured backends never needs (start-up stays fast).
-  const { createOpenAICompatibleAdapter } = await import("../../adapters/index.js");
-  if (config.base_url === undefined) throw new Error(`provider "${config.provider}" needs a base_url`);
+  // Loaded on first use: the adapters pull in the local model engines and the provider SDKs, which a service
+  // without configured backends never needs (start-up stays fast).
+  const { createOpenAICompatibleAdapter, openHostedAdapter } = await import("../../adapters/index.js");
+  if (config.provider !== "vllm" && config.provider !== "sglang") return openHostedAdapter({ ...config, apiKey, timeoutMs });
   return createOpenAICompatibleAdapter({ baseUrl: config.base_url, ...(config.model ? { model: config.model } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs });
 }

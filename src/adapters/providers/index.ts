@@ -1,0 +1,47 @@
+// Hosted provider adapters, each through its provider's official SDK (docs/service.md "Providers"). Opening
+// one makes a one-token request: it proves the endpoint and credential answer, and for the OpenAI family
+// whether the model returns log-probabilities (L1) or text only (L0).
+import type { AccessLevel } from "../../api/index.js";
+import { AdapterError } from "../errors.js";
+import { AnthropicClient } from "./anthropicMessages.js";
+import { HostedAdapter, type ProviderClient } from "./hostedAdapter.js";
+import { OpenAIChatClient } from "./openaiChat.js";
+
+export { HostedAdapter } from "./hostedAdapter.js";
+
+export interface HostedBackendOptions {
+  provider: string;
+  model?: string | undefined;
+  base_url?: string | undefined;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  /** Retries of a 429, 408/409, 5xx or timeout before the call fails (the SDKs' backoff). Default 3. */
+  maxRetries?: number;
+  deployment?: string; api_version?: string; reasoning_effort?: string; effort?: string;
+  upstream?: string; pin_upstream?: boolean;
+}
+
+export const HOSTED_PROVIDERS = ["openai", "azure-openai", "openrouter", "anthropic"] as const;
+
+function clientOf(o: HostedBackendOptions, model: string): ProviderClient {
+  const common = { model, apiKey: o.apiKey, baseUrl: o.base_url, timeoutMs: o.timeoutMs, maxRetries: o.maxRetries ?? 3 };
+  switch (o.provider) {
+    case "openai": case "azure-openai": case "openrouter":
+      return new OpenAIChatClient({ ...common, provider: o.provider, deployment: o.deployment, apiVersion: o.api_version, reasoningEffort: o.reasoning_effort, upstream: o.upstream, pinUpstream: o.pin_upstream });
+    case "anthropic":
+      return new AnthropicClient({ ...common, effort: o.effort });
+    default:
+      throw new AdapterError(`provider "${o.provider}" has no hosted adapter in this version (supported: ${HOSTED_PROVIDERS.join(", ")})`);
+  }
+}
+
+export async function openHostedAdapter(o: HostedBackendOptions): Promise<HostedAdapter> {
+  const model = o.model ?? o.deployment;
+  if (!model) throw new AdapterError(`provider "${o.provider}" needs a model`);
+  const client = clientOf(o, model);
+  // Reasoning models and the Messages API return no log-probabilities: L0 without asking for them.
+  const mayLogprob = o.provider !== "anthropic" && o.reasoning_effort === undefined;
+  const probe = await client.chat({ prompt: "Say OK.", n: 1, temperature: 0, maxTokens: 1, seed: 0, logprobs: mayLogprob });
+  const level: AccessLevel = mayLogprob && probe.firstTokenTop && probe.firstTokenTop.size > 0 ? "L1" : "L0";
+  return new HostedAdapter(client, level);
+}
