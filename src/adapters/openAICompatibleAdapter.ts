@@ -34,6 +34,8 @@ export interface OpenAICompatibleAdapterOptions {
   topLogprobs?: number;
   /** Requests in flight at once. Default 8. */
   concurrency?: number;
+  /** Server settings that change outputs (vLLM/SGLang quantization, engine_version, logprobs_mode, deterministic), hashed into the fingerprint. */
+  settings?: Record<string, string | boolean>;
 }
 
 async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
@@ -236,6 +238,7 @@ export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAda
     // No weights are reachable, so the fingerprint names the server, the model id and the detected level.
     const id = JSON.stringify({
       provider: "openai-compatible", base, model, level: adapter.accessLevel, ...(adapter.endpoint === "chat" ? { endpoint: "chat" } : {}),
+      ...(options.settings && Object.keys(options.settings).length > 0 ? { settings: Object.fromEntries(Object.entries(options.settings).sort()) } : {}),
     });
     adapter.fingerprint = `sha256:${createHash("sha256").update(id).digest("hex")}`;
     return adapter;

@@ -52,6 +52,7 @@ export class BackendRegistry {
       base_url: b.config.base_url,
       access_level: b.level,
       status: b.adapter ? "ok" : "unreachable",
+      ...(b.adapter ? { fingerprint: b.adapter.fingerprint } : {}),
       cost_cents_per_call: b.config.cost_cents_per_call,
       cost_cents_per_1k_tokens: b.config.cost_cents_per_1k_tokens,
       ...(b.error ? { error: b.error } : {}),

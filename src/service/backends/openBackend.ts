@@ -8,5 +8,9 @@ export async function openBackendAdapter(config: BackendConfig, apiKey: string |
   // without configured backends never needs (start-up stays fast).
   const { createOpenAICompatibleAdapter, openHostedAdapter } = await import("../../adapters/index.js");
   if (config.provider !== "vllm" && config.provider !== "sglang") return openHostedAdapter({ ...config, apiKey, timeoutMs });
-  return createOpenAICompatibleAdapter({ baseUrl: config.base_url, ...(config.model ? { model: config.model } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs });
+  // Engine settings the server does not report change outputs: they go into the backend's fingerprint.
+  const settings = Object.fromEntries(
+    (["quantization", "engine_version", "logprobs_mode", "deterministic"] as const).flatMap((k) => (config[k] === undefined ? [] : [[k, config[k]!]])),
+  );
+  return createOpenAICompatibleAdapter({ baseUrl: config.base_url, settings, ...(config.model ? { model: config.model } : {}), ...(apiKey ? { apiKey } : {}), timeoutMs });
 }
