@@ -2,29 +2,18 @@
 // `cais/mmlu` layout (question, subject, choices, answer index): the letters format, and 3-shot with the
 // exemplars left out of the split. Coverage stays in its band whatever the prompt: the guarantee is the
 // calibration's, not the model's.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { coverageBand } from "../../src/cli/run/coverageBand.js";
 import type { RunSummary } from "../../src/report/index.js";
+import { GGUF, runCalibkit } from "../cliProcess.js";
 
-const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
-const GGUF = join(MODELS, "stories260K.gguf");
 const E2E_TIMEOUT_MS = 180_000;
 
-function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const calibkit = (args: string[]) => runCalibkit(args);
 
 let dir: string;
 let dataset: string;

@@ -3,29 +3,18 @@
 // judge and route stages (one model at two prices), the bundled fixtures made by scripts/generate-datasets.ts.
 // Each run's measured quantity lands inside its finite-sample band on the seeded split, and the cross-check
 // reports no disagreement and no unchecked answer.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryRunSummary } from "../../src/report/index.js";
 import { spawnCalibkit, type Spawned } from "../service/helpers.js";
+import { GGUF, runCalibkit } from "../cliProcess.js";
 
-const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
-const GGUF = join(MODELS, "stories260K.gguf");
 const E2E_TIMEOUT_MS = 240_000;
 
-function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const calibkit = (args: string[]) => runCalibkit(args);
 
 let model: Spawned | undefined;
 const stages = () => ["--stage", `small=${model!.url}@1`, "--stage", `large=${model!.url}@2`];

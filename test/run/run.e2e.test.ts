@@ -1,31 +1,19 @@
 // `calibkit run` end to end, as a user runs it: a child process on the real tiny models, the embedded
 // service on loopback, the bundled datasets (small slices to stay fast).
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { coverageBand } from "../../src/cli/run/coverageBand.js";
 import type { RunSummary } from "../../src/report/index.js";
 import { FIGURE_IDS } from "../../src/report/index.js";
+import { GGUF, ONNX, runCalibkit } from "../cliProcess.js";
 
-const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
-const GGUF = join(MODELS, "stories260K.gguf");
-const ONNX = join(MODELS, "tiny-gpt2");
 /** A run takes 10–35 s alone on 2 cores; the full suite runs other files beside it. */
 const E2E_TIMEOUT_MS = 180_000;
 
-function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const calibkit = (args: string[]) => runCalibkit(args);
 
 async function outputs(dir: string): Promise<{ summary: RunSummary; html: string }> {
   return {

@@ -1,26 +1,15 @@
 // `calibkit run` on stories260K: the statistician's section of summary.json agrees with the rest of
 // the summary (coverage, accuracy, set sizes of the service's answers), and report.html shows its tables.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunSummary } from "../../src/report/index.js";
+import { GGUF, runCalibkit } from "../cliProcess.js";
 
-const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
-const GGUF = join(MODELS, "stories260K.gguf");
 
-function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const calibkit = (args: string[]) => runCalibkit(args);
 
 describe("calibkit run: the statistics section", () => {
   it.skipIf(!existsSync(GGUF))("is consistent with the service's answers and is in the report", async () => {
