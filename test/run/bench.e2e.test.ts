@@ -1,28 +1,17 @@
 // `calibkit bench` end to end on the documented example suite: stories260K and tiny-gpt2 × two bundled
 // tasks × LAC and APS × 2 alphas × 3 repeats; the report opened in headless Chromium; a second run
 // served from the cache without a model call.
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BENCH_FIGURE_IDS, type BenchSummary } from "../../src/report/index.js";
+import { MODELS, runCalibkit } from "../cliProcess.js";
 import { CHROMIUM, openReport } from "../report/browser.js";
 
-const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
 const HAVE_MODELS = existsSync(join(MODELS, "stories260K.gguf")) && existsSync(join(MODELS, "tiny-gpt2"));
-
-function calibkit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ["bin/calibkit.js", ...args], { env: { ...process.env, CALIBKIT_FROM_SOURCE: "1", CALIBKIT_MODELS_DIR: MODELS } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
-  });
-}
+const calibkit = (args: string[]) => runCalibkit(args, { CALIBKIT_MODELS_DIR: MODELS });
 
 describe.skipIf(!HAVE_MODELS)("calibkit bench", () => {
   it("runs the example suite, writes report, summary and CSV; Chromium renders every plot with no console error", async () => {
