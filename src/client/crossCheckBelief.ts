@@ -1,7 +1,7 @@
 // Local recomputation of belief and gate answers (the service's recipe, docs/service.md): Venn–Abers on p(yes)
 // over the examples labelled yes / no; a gate threshold on p(pass) over the examples labelled pass / fail.
 import type { BeliefQuery, GateQuery } from "../api/index.js";
-import { calibrateBelief, calibrateGate, decide, minimumN, predictBelief, type CalibratedBelief, type CalibratedGate } from "../conformal/index.js";
+import { calibrateBelief, calibrateGate, decide, gateLossWeights, gateMinimumN, minimumN, predictBelief, type CalibratedBelief, type CalibratedGate } from "../conformal/index.js";
 import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
 
 function scoresAndLabels(rows: Float64Array, labels: Int32Array): { scores: Float64Array; binary: Uint8Array } {
@@ -36,25 +36,12 @@ export function localBeliefAnswer(engine: LocalEngine, name: string, query: Beli
 
 const GATE_METHODS = { risk: "crc", fdr: "conformal-selection-bh", risk_high_probability: "ltt-hoeffding-bentkus" } as const;
 
-/** Loss of approving a fail / a pass: zero-one unless the query weighs them. */
-function lossWeights(loss: GateQuery["loss"]): { fail: number; pass: number } {
-  if (loss === undefined || typeof loss === "string") return { fail: 1, pass: 0 };
-  return { fail: loss.fail ?? 1, pass: loss.pass ?? 0 };
-}
-
-/** Smallest n at which the gate's guarantee can be certified at all. */
-function neededN(query: GateQuery, bound: number): number {
-  if (query.guarantee === "risk_high_probability") return Math.ceil(Math.log(query.delta!) / Math.log(1 - query.target));
-  if (query.guarantee === "fdr") return Math.max(1, Math.ceil(1 / query.target) - 1);
-  return Math.max(1, Math.ceil(bound / query.target) - 1);
-}
-
 export function localGateAnswer(engine: LocalEngine, name: string, query: GateQuery): LocalResult {
   const p = probabilitiesOf(query.evidence, ["fail", "pass"]);
   if (!p) return { unchecked: `query ${name} has no probabilities over fail, pass` };
   const pPass = p[1]!;
   const pool = namePool(engine, ["fail", "pass"], ["pass", "fail"]);
-  const weights = lossWeights(query.loss);
+  const weights = gateLossWeights(query.loss);
   const bound = Math.max(1, weights.fail, weights.pass);
   const base = {
     ...profileFields(engine),
@@ -63,7 +50,7 @@ export function localGateAnswer(engine: LocalEngine, name: string, query: GateQu
     ...(query.guarantee === "risk_high_probability" && query.delta !== undefined ? { delta: query.delta } : {}),
     method: methodName(GATE_METHODS[query.guarantee], fromSamples(query.evidence) || pool.estimated > 0),
   };
-  if (pool.n < neededN(query, bound)) {
+  if (pool.n < gateMinimumN(query.guarantee, query.target, bound, query.delta)) {
     return { answer: { type: "gate", decision: pPass >= 1 - query.target ? "auto_approve" : "escalate", guarantee: { ...base, kind: "heuristic", holds: false } } };
   }
   const cal = engine.cached(`gate|${query.guarantee}|${query.target}|${query.delta}|${weights.fail}|${weights.pass}`, (): CalibratedGate => {

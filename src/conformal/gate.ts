@@ -50,6 +50,19 @@ export interface CalibratedGate {
   readonly failScores?: Float64Array;
 }
 
+/** Loss of approving a fail / a pass: zero-one unless weights per outcome are given (a named loss is zero-one). */
+export function gateLossWeights(loss: string | Readonly<Record<string, number>> | undefined): { fail: number; pass: number } {
+  if (loss === undefined || typeof loss === "string") return { fail: 1, pass: 0 };
+  return { fail: loss.fail ?? 1, pass: loss.pass ?? 0 };
+}
+
+/** Smallest n at which a gate's guarantee can be certified at all (with no failures seen). */
+export function gateMinimumN(guarantee: GateGuarantee, target: number, lossBound: number, delta?: number): number {
+  if (guarantee === "risk_high_probability") return Math.ceil(Math.log(delta!) / Math.log(1 - target));
+  if (guarantee === "fdr") return Math.max(1, Math.ceil(1 / target) - 1);
+  return Math.max(1, Math.ceil(lossBound / target) - 1);
+}
+
 function labelValue(v: number | boolean, i: number): 0 | 1 {
   if (v === true || v === 1) return 1;
   if (v === false || v === 0) return 0;

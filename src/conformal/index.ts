@@ -78,6 +78,8 @@ export {
   decide,
   decideBatch,
   gatePValue,
+  gateLossWeights,
+  gateMinimumN,
   type GateExamples,
   type GateOptions,
   type GateGuarantee,

@@ -5,7 +5,7 @@ export {
   calibrateOptionBeliefs, predictOptionBeliefs, type CalibratedOptionBeliefs,
   calibrateBelief, predictBelief, type CalibratedBelief,
   calibrateInterval, predictInterval, type CalibratedOrdinal,
-  calibrateGate, decide, type CalibratedGate, type GateGuarantee,
+  calibrateGate, decide, gateLossWeights, gateMinimumN, type CalibratedGate, type GateGuarantee,
   calibrateClaims, filterClaims, type CalibratedClaims, type LabelledClaim, type ScoredClaim,
   agreementFrequencies, splitIntoClaims, normalizeClaimText,
   judgeStage, HUMAN_QUEUE, type JudgeStageInput,
