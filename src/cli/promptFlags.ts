@@ -1,7 +1,6 @@
 // The prompt flags shared by `calibkit prompts`, `calibkit evidence` and `calibkit run` (docs/prompts.md):
-// parsed the same way everywhere, each error naming the flag.
-import { resolve } from "node:path";
-import type { PromptSettings } from "../evidence/format/types.js";
+// their parseArgs table and help text; the values are parsed by the run library, each error naming the flag.
+export { parsePromptFlags, type PromptFlags, type PromptFlagValues } from "../run/index.js";
 
 export const PROMPT_FLAG_OPTIONS = {
   format: { type: "string" }, template: { type: "string" }, "num-fewshot": { type: "string" }, fewshot: { type: "string" },
@@ -17,48 +16,3 @@ export const PROMPT_USAGE = `  --format F         letters | cloze | instruct | a
   --system TEXT      system prompt (a system message under a chat template)
   --normalize N      none | chars | tokens: log-likelihood ÷ continuation length (default none)
 `;
-
-export interface PromptFlagValues {
-  format?: string | undefined;
-  template?: string | undefined;
-  "num-fewshot"?: string | undefined;
-  fewshot?: string | undefined;
-  "chat-template"?: string | undefined;
-  system?: string | undefined;
-  normalize?: string | undefined;
-}
-
-/** What the flags ask, before the few-shot file is read: `fewshot` names the file and how many to take. */
-export interface PromptFlags {
-  settings: Partial<Omit<PromptSettings, "fewshot">>;
-  fewshot?: { file: string; k: number };
-}
-
-/** `fail(flag, problem)` throws the caller's usage error. */
-export function parsePromptFlags(v: PromptFlagValues, fail: (flag: string, problem: string) => never): PromptFlags {
-  const settings: PromptFlags["settings"] = {};
-  if (v.template !== undefined) {
-    if (v.format !== undefined && v.format !== "template") fail("template", `gives the format; drop --format ${v.format} or the template`);
-    settings.format = { templateFile: resolve(v.template) };
-  } else if (v.format !== undefined) {
-    if (v.format === "template") fail("format", "template needs --template FILE");
-    if (!["letters", "cloze", "instruct", "auto"].includes(v.format)) fail("format", `must be letters, cloze, instruct or auto, not "${v.format}"`);
-    settings.format = v.format as "letters" | "cloze" | "instruct" | "auto";
-  }
-  const ct = v["chat-template"];
-  if (ct !== undefined) settings.chatTemplate = ct === "auto" || ct === "none" ? ct : { file: resolve(ct) };
-  if (v.system !== undefined) settings.system = v.system;
-  if (v.normalize !== undefined) {
-    if (!["none", "chars", "tokens"].includes(v.normalize)) fail("normalize", `must be none, chars or tokens, not "${v.normalize}"`);
-    settings.normalize = v.normalize as "none" | "chars" | "tokens";
-  }
-  const raw = v["num-fewshot"];
-  let k = 0;
-  if (raw !== undefined) {
-    if (!/^\d+$/.test(raw.trim())) fail("num-fewshot", `must be a whole number, not "${raw}"`);
-    k = Number(raw);
-  }
-  if (k > 0 && v.fewshot === undefined) fail("num-fewshot", "needs --fewshot FILE (the exemplars)");
-  if (v.fewshot !== undefined && raw === undefined) fail("fewshot", "needs --num-fewshot K (how many exemplars)");
-  return { settings, ...(k > 0 ? { fewshot: { file: resolve(v.fewshot!), k } } : {}) };
-}

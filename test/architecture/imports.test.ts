@@ -19,7 +19,13 @@ const ALLOWED: Record<string, string[]> = {
   mail: ["api", "client", "durable", "store"],
   datasets: ["api"],
   report: ["api"],
+  run: ["api", "conformal", "adapters", "evidence", "store", "client", "service", "mail", "datasets", "report", "durable"],
 };
+/**
+ * Files a folder offers besides its index.ts: the models-folder rule alone, since adapters/index.ts loads
+ * both inference engines (about 2 s) and a run's defaults or a suite's checks must not wait for them.
+ */
+const SIDE_DOORS = new Set(["adapters/modelsDir.js"]);
 /** Packages a folder may import besides Node's own modules. */
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,
@@ -61,7 +67,7 @@ describe("module boundaries of DESIGN.md", () => {
           const targetTop = topOf(target);
           if (targetTop === own) continue;
           if (!ALLOWED[own]!.includes(targetTop)) violations.push(`${where} imports ${targetTop}/ (${spec})`);
-          else if (relative(join(srcDir, targetTop), target) !== "index.js") {
+          else if (relative(join(srcDir, targetTop), target) !== "index.js" && !SIDE_DOORS.has(relative(srcDir, target).split(sep).join("/"))) {
             violations.push(`${where} reaches past ${targetTop}/index.ts (${spec})`);
           }
         } else if (!spec.startsWith("node:") && own in PACKAGES && !PACKAGES[own]!.test(spec)) {

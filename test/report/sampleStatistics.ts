@@ -1,6 +1,6 @@
 // The statistics section of a sample summary, computed by the real functions on a synthetic
 // overconfident 4-option model: service sets from the local engine (LAC), Venn–Abers pairs from it too.
-import { runStatistics } from "../../src/cli/run/statistics.js";
+import { runStatistics } from "../../src/run/index.js";
 import { calibrateOptionBeliefs, calibrateSet, mulberry32, predictOptionBeliefs, predictSet } from "../../src/conformal/index.js";
 import type { RunStatistics, RunSummary } from "../../src/report/index.js";
 

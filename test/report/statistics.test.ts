@@ -1,7 +1,7 @@
 // The statistician's section: runStatistics on exact small inputs, and the report tables a reader
 // looks for (conditional coverage, baselines, calibration errors, threshold, warnings).
 import { describe, expect, it } from "vitest";
-import { runStatistics, type AnsweredItem } from "../../src/cli/run/statistics.js";
+import { runStatistics, type AnsweredItem } from "../../src/run/index.js";
 import { clopperPearson } from "../../src/conformal/index.js";
 import { renderReport, type RunSummary } from "../../src/report/index.js";
 import { sampleSummary } from "./sampleSummary.js";

@@ -1,9 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { reliabilityBins, setSizeHistogram, sweepCoverage } from "../../src/cli/run/analysis.js";
+import { coverageBand, reliabilityBins, setSizeHistogram, startProgress, sweepCoverage } from "../../src/run/index.js";
 import { FORMATS } from "../../src/evidence/index.js";
-import { coverageBand } from "../../src/cli/run/coverageBand.js";
-import { startProgress } from "../../src/cli/run/progress.js";
 import { conformalRank, mulberry32 } from "../../src/conformal/index.js";
 
 /** A Beta(a, b) draw as the a-th smallest of a + b − 1 uniforms (integer a, b). */

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCodeOf } from "../../src/cli/run/exitCode.js";
 import { parseRunOptions } from "../../src/cli/run/options.js";
-import { checkOutDir, checkSplitSizes } from "../../src/cli/run/preflight.js";
+import { checkOutDir, checkSplitSizes } from "../../src/run/index.js";
 import { sampleSummary } from "../report/sampleSummary.js";
 
 const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { coverageBand } from "../../src/cli/run/coverageBand.js";
+import { coverageBand } from "../../src/run/index.js";
 import type { RunSummary } from "../../src/report/index.js";
 import { FIGURE_IDS } from "../../src/report/index.js";
 import { GGUF, ONNX, runCalibkit } from "../cliProcess.js";

@@ -4,9 +4,7 @@
 import { resolve } from "node:path";
 import { CalibkitError } from "../../api/index.js";
 import { parseCommand, usage } from "../args.js";
-import { cacheDirOf } from "../cacheDir.js";
-import { checkOutDir } from "../run/preflight.js";
-import { parseSuite, SuiteError } from "../bench/suite.js";
+import { cacheDirOf, checkOutDir, parseSuite, SuiteError } from "../../run/index.js";
 
 export const summary = "Run a benchmark suite (models × tasks × methods × α × repeats) and write one comparative report";
 
@@ -45,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!v.quiet) process.stderr.write(`${line}\n`);
   };
   try {
-    const { runBench } = await import("../bench/runBench.js");
+    const { runBench } = await import("../../run/index.js");
     const s = await runBench(suite, { out, cache: cacheDirOf(v.cache, v["no-cache"]), quiet: v.quiet ?? false, log });
     const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
     const lines = s.rows.map((r) => `${r.model.split("/").pop()} ${r.task} ${r.method} α=${r.alpha}: coverage ${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} (band ${pct(r.band[0])}–${pct(r.band[1])}, ${r.inBand}/${r.repeats} inside), size ${r.meanSetSize.toFixed(2)}`);

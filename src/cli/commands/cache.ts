@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { EvidenceCache, EVIDENCE_CACHE_FILE } from "../../store/index.js";
 import { parseCommand, usage } from "../args.js";
-import { cacheDirOf } from "../cacheDir.js";
+import { cacheDirOf } from "../../run/index.js";
 
 export const summary = "List or prune the evidence cache that runs and suites reuse";
 

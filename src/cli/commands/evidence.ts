@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   // Loaded here, not at the top: `calibkit --help` and usage errors answer without loading the model engines.
   const { openAdapter } = await import("../../adapters/index.js");
   const { buildEvaluateRequest, resolvePromptSettings } = await import("../../evidence/index.js");
-  const { loadFewshot } = await import("../run/fewshot.js");
+  const { loadFewshot } = await import("../../run/index.js");
   const adapter = await openAdapter(values.model);
   try {
     const fewshot = await loadFewshot(flags.fewshot);

@@ -43,8 +43,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   // Loaded only now, so --help and usage errors answer at once.
   const { CalibkitError } = await import("../../api/index.js");
-  const { choicesOf, promptItemOf } = await import("../run/choices.js");
-  const { loadFewshot, withoutExemplars } = await import("../run/fewshot.js");
+  const { choicesOf, loadFewshot, promptItemOf, withoutExemplars } = await import("../../run/index.js");
   const { preparePrompts, resolvePromptSettings } = await import("../../evidence/index.js");
   let adapter;
   try {

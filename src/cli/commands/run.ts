@@ -5,12 +5,10 @@
 // interrupted by SIGINT / SIGTERM, temporary folders removed.
 import { CalibkitError } from "../../api/index.js";
 import { loadDataset } from "../../datasets/index.js";
-import { parseRunOptions, RunOptionError, USAGE, type RunOptions } from "../run/options.js";
+import { checkGuarantee, checkOutDir, DEFAULT_QUERY_TYPE, RunOptionError, type RunOptions } from "../../run/index.js";
+import { parseRunOptions, USAGE } from "../run/options.js";
 import { statisticsLines } from "../run/statisticsLines.js";
 import { EXIT, exitCodeOf } from "../run/exitCode.js";
-import { checkOutDir } from "../run/preflight.js";
-import { checkGuarantee } from "../run/queryTypeOptions.js";
-import { DEFAULT_QUERY_TYPE } from "../run/queryTypes/index.js";
 
 export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -56,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     if (type !== "set" && type !== "interval") {
-      const { runTypedRun } = await import("../run/queryTypes/command.js");
+      const { runTypedRun } = await import("../run/typedCommand.js");
       return await runTypedRun(options, type, dataset, log);
     }
     if (type !== DEFAULT_QUERY_TYPE[dataset.kind]) {
@@ -64,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
-    const { runPipeline } = await import("../run/pipeline.js");
+    const { runPipeline } = await import("../../run/index.js");
     const { writeReport } = await import("../../report/index.js");
     const { summary: s } = await runPipeline(options, dataset, log);
     const { summaryPath, reportPath } = await writeReport(options.out, s);

@@ -3,69 +3,13 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { CalibkitError } from "../../api/index.js";
-import type { DatasetOptions } from "../../datasets/index.js";
+import { cacheDirOf, DEFAULT_DATASET, defaultModel, parsePromptFlags, RunOptionError, type RunOptions } from "../../run/index.js";
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
-import { parseQueryTypeOptions, QUERY_TYPE_USAGE, type QueryTypeOptions } from "./queryTypeOptions.js";
-// The models-folder rule alone (not the adapters' index, which loads both inference engines): --help stays instant.
-import { defaultModelsDir } from "../../adapters/modelsDir.js";
-import { cacheDirOf } from "../cacheDir.js";
-import { parsePromptFlags, PROMPT_FLAG_OPTIONS, PROMPT_USAGE, type PromptFlags } from "../promptFlags.js";
+import { parseQueryTypeOptions, QUERY_TYPE_USAGE } from "./queryTypeOptions.js";
+import { PROMPT_FLAG_OPTIONS, PROMPT_USAGE } from "../promptFlags.js";
 
-export class RunOptionError extends CalibkitError {
-  override name = "RunOptionError";
-  constructor(option: string, message: string) {
-    super("RUN_OPTION_INVALID", `--${option}: ${message}`, { field: option });
-  }
-}
-
-export interface RunOptions extends QueryTypeOptions {
-  /** A .gguf file, an ONNX model folder or an http(s) URL. Default: $CALIBKIT_MODEL, else stories260K.gguf in the models folder. */
-  model: string;
-  /** JSON Lines, Parquet or MMLU-style CSV. Default: the bundled fixtures/story-cloze.jsonl. */
-  dataset: string;
-  /** How the dataset's records are read: a published layout or a field mapping (--layout, --fields). */
-  datasetOptions: DatasetOptions;
-  /** A remote service's versioned root (…/api/v1); default: the embedded service on a free loopback port. */
-  service: string | undefined;
-  /** Miscoverage α of the profile, in (0, 1). Default 0.1. */
-  alpha: number;
-  /** LAC, APS or RAPS for multiple-choice data (default LAC); ordinal-aps or CQR for ordinal data (default ordinal-aps). */
-  method: string | undefined;
-  /** Output folder for summary.json and report.html. Default ./calibkit-out. */
-  out: string;
-  /** Seed of the split (and of every randomized step). Default 1. */
-  seed: number;
-  /** Items per part of the split; a smaller dataset shrinks them in proportion. */
-  calibration: number;
-  test: number;
-  audit: number;
-  monitor: number;
-  /** Use only the first N items of the dataset (a quick slice). */
-  limit: number | undefined;
-  /** Profile name; default from the dataset file name. */
-  profile: string | undefined;
-  /** Monitor false-alarm rate. Default 0.01. */
-  falseAlarmRate: number;
-  /** How items are prompted (--format, --template, --num-fewshot, --fewshot, --chat-template, --system, --normalize). */
-  prompt: PromptFlags;
-  /** Exit 0 even when the audit fails (default: exit 3). */
-  allowAuditFail: boolean;
-  /** The evidence cache folder (--cache, $CALIBKIT_CACHE, ~/.cache/calibkit); null with --no-cache. */
-  cache: string | null;
-  /** Silence progress output. */
-  quiet: boolean;
-  help: boolean;
-}
-
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-export const DEFAULT_DATASET = resolve(repoRoot, "fixtures", "story-cloze.jsonl");
-export const DEFAULT_MODEL_FILE = "stories260K.gguf";
-
-/** $CALIBKIT_MODEL, else stories260K.gguf in the models folder ($CALIBKIT_MODELS_DIR or ../shared/models). */
-export function defaultModel(): string {
-  return process.env.CALIBKIT_MODEL ? resolve(process.env.CALIBKIT_MODEL) : resolve(defaultModelsDir(), DEFAULT_MODEL_FILE);
-}
+// Where the library's types and defaults were, before they moved to src/run/ (tests and scripts import them from here).
+export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel, RunOptionError, type RunOptions } from "../../run/index.js";
 
 export const USAGE = `usage: calibkit run [options]
 

@@ -1,24 +1,6 @@
 // The options of typed runs: `--query-type`, the gate / route guarantee (`--guarantee`, `--target`, `--delta`)
 // and the cascade stages (`--stage NAME=URL[@CENTS]`, repeatable) served by `calibkit serve-model`.
-
-export const QUERY_TYPE_NAMES = ["belief", "set", "interval", "gate", "claim", "judge", "route"] as const;
-export type QueryTypeName = (typeof QUERY_TYPE_NAMES)[number];
-
-export interface StageOption {
-  name: string;
-  url: string;
-  /** Cents per call (default: the stage's position, 1, 2, …). */
-  costPerCall: number;
-}
-
-export interface QueryTypeOptions {
-  /** Default: from the dataset's kind. */
-  queryType: QueryTypeName | undefined;
-  guarantee: string | undefined;
-  target: number | undefined;
-  delta: number | undefined;
-  stages: StageOption[];
-}
+import { GUARANTEES, QUERY_TYPE_NAMES, type QueryTypeName, type QueryTypeOptions, type StageOption } from "../../run/index.js";
 
 export const QUERY_TYPE_USAGE = `  --query-type T     belief, set, interval, gate, claim, judge or route (default: from the dataset's
                      kind: yes/no → belief, multiple choice → set, ordinal → interval, pass/fail → gate,
@@ -31,8 +13,6 @@ export const QUERY_TYPE_USAGE = `  --query-type T     belief, set, interval, gat
   --stage NAME=URL[@CENTS]  a cascade stage (judge, route): an OpenAI-compatible server such as
                      \`calibkit serve-model\`, its cost per call in cents (default 1, 2, …); repeat in order
 `;
-
-const GUARANTEES: Record<string, readonly string[]> = { gate: ["risk", "risk_high_probability", "fdr"], route: ["cost_budget", "accuracy"] };
 
 type Fail = (option: string, problem: string) => never;
 
@@ -56,12 +36,4 @@ export function parseQueryTypeOptions(v: { "query-type"?: string; guarantee?: st
   });
   if (new Set(stages.map((s) => s.name)).size !== stages.length) fail("stage", "stage names must be distinct");
   return { queryType: queryType as QueryTypeName | undefined, guarantee: v.guarantee, target, delta, stages };
-}
-
-/** The guarantee option fits the query type (checked once the type is known). */
-export function checkGuarantee(type: QueryTypeName, guarantee: string | undefined, target: number | undefined, fail: Fail): void {
-  if (guarantee !== undefined && !(GUARANTEES[type] ?? []).includes(guarantee)) {
-    fail("guarantee", `${type} queries take ${(GUARANTEES[type] ?? ["no --guarantee"]).join(" or ")}, not "${guarantee}"`);
-  }
-  if (type === "gate" && target !== undefined && !(target < 1)) fail("target", `a gate's target is a risk in (0, 1), got ${target}`);
 }

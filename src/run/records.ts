@@ -1,8 +1,8 @@
 // Items with their evidence → what the service takes: example records for the profile (the evidence in
 // `metadata.evidence`, DESIGN.md) and client_evidence evaluate requests for the test split.
-import type { AccessLevel, Evidence, EvaluateRequestInput, ExampleRecord } from "../../api/index.js";
+import type { AccessLevel, Evidence, EvaluateRequestInput, ExampleRecord } from "../api/index.js";
 import type { ChoiceItem, QueryType } from "./choices.js";
-import { FORMATS } from "../../evidence/index.js";
+import { FORMATS } from "../evidence/index.js";
 import { promptItemOf } from "./choices.js";
 
 /** The item's own text (the cloze form, without exemplars or chat turns): what a record's context shows. */

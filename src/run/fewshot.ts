@@ -1,7 +1,7 @@
 // Few-shot exemplars from a file: the first K items with answers, the same for every item (exchangeability
 // holds), and never scored themselves: a run drops dataset items that are also exemplars.
-import { loadDataset, type DatasetOptions } from "../../datasets/index.js";
-import type { PromptItem } from "../../evidence/index.js";
+import { loadDataset, type DatasetOptions } from "../datasets/index.js";
+import type { PromptItem } from "../evidence/index.js";
 import { choicesOf, promptItemOf, type ChoiceItem, type QueryType } from "./choices.js";
 import { RunInputError } from "./errors.js";
 

@@ -3,8 +3,8 @@
 // e-value path, and the set-size histogram of the service's sets.
 import {
   calibrateInterval, calibrateSet, createMonitor, predictIntervalBatch, monitorEValue, predictSetBatch, rngFromString, updateMonitor,
-} from "../../conformal/index.js";
-import type { RunSummary } from "../../report/index.js";
+} from "../conformal/index.js";
+import type { RunSummary } from "../report/index.js";
 import { coverageBand } from "./coverageBand.js";
 
 /** Probabilities over the options in one fixed order, and the index of the gold option. */

@@ -1,8 +1,8 @@
-// Typed runs (belief, gate, claim, judge, route): the pipeline and what picks the query type.
-import type { Dataset } from "../../../datasets/index.js";
+// Typed runs (belief, gate, claim, judge, route): what picks the query type. The pipeline itself is loaded
+// on demand (run/index.ts): it pulls in the inference engines and the service.
+import type { Dataset } from "../../datasets/index.js";
 import type { QueryTypeName } from "../queryTypeOptions.js";
 
-export { runTypedPipeline } from "./pipeline.js";
 export { TYPED_QUERIES, type TypedQuery } from "./types.js";
 
 /** The query type a dataset kind calls for when `--query-type` is not given. */

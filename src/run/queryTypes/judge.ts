@@ -3,10 +3,10 @@
 // candidate's PMI with the story; each stage's judgement of a calibration item is computed here exactly as
 // the service computes it (stageJudgement over judgePrompt, the one prompt path's instruct judge prompt), and sent as `stage_probabilities`, so every stage
 // is calibrated on its own judgements and the cross-check can recompute every set.
-import type { ExampleRecord, JudgeAnswer } from "../../../api/index.js";
-import type { PairwiseItem } from "../../../datasets/index.js";
-import type { QuerySection } from "../../../report/index.js";
-import { judgePrompt, stageJudgement } from "../../../service/index.js";
+import type { ExampleRecord, JudgeAnswer } from "../../api/index.js";
+import type { PairwiseItem } from "../../datasets/index.js";
+import type { QuerySection } from "../../report/index.js";
+import { judgePrompt, stageJudgement } from "../../service/index.js";
 import { coverageBand } from "../coverageBand.js";
 import { statementPmi } from "./statementEvidence.js";
 import type { Driver, Prepared } from "./types.js";

@@ -5,7 +5,7 @@ import {
   predictIntervalBatch, predictOptionBeliefsBatch, predictSetBatch, rngFromString,
 } from "../../conformal/index.js";
 import type { BenchRow } from "../../report/index.js";
-import { BAND_LEVEL, coverageBand } from "../run/coverageBand.js";
+import { BAND_LEVEL, coverageBand } from "../coverageBand.js";
 
 export interface CellInput {
   model: string;

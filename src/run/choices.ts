@@ -1,8 +1,8 @@
 // What a run asks of each item, whatever its dataset kind: pick one of a fixed list of names. A
 // multiple-choice item becomes a set query over its option names; an ordinal item an interval query
 // over its levels. Both are scored the same way (the text of each name as a continuation).
-import type { Dataset } from "../../datasets/index.js";
-import { queryPrompt, type PromptItem } from "../../evidence/index.js";
+import type { Dataset } from "../datasets/index.js";
+import { queryPrompt, type PromptItem } from "../evidence/index.js";
 import { RunInputError } from "./errors.js";
 
 export type QueryType = "set" | "interval";

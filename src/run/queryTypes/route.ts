@@ -4,10 +4,10 @@
 // `stage_confidence`, so the service calibrates from them without calling the stages and the cross-check can
 // recompute the thresholds. The report measures the mean cost against target_cents (cost_budget) or the
 // accuracy against 1 − α (accuracy).
-import type { ExampleRecord, RouteAnswer } from "../../../api/index.js";
-import type { ReferenceItem } from "../../../datasets/index.js";
-import type { QuerySection } from "../../../report/index.js";
-import { matchesReference, stageGeneration, stagePrompt } from "../../../service/index.js";
+import type { ExampleRecord, RouteAnswer } from "../../api/index.js";
+import type { ReferenceItem } from "../../datasets/index.js";
+import type { QuerySection } from "../../report/index.js";
+import { matchesReference, stageGeneration, stagePrompt } from "../../service/index.js";
 import { BAND_LEVEL, hoeffding } from "./bands.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
 

@@ -1,16 +1,14 @@
 // The typed run as a command: run the pipeline, write summary.json and report.html, print the measured
 // guarantee, the rates and the cross-check. Exit 1 when any answer disagrees or is left unchecked.
 import { readFile } from "node:fs/promises";
-import type { Dataset } from "../../../datasets/index.js";
-import { writeReport } from "../../../report/index.js";
-import type { RunOptions } from "../options.js";
-import { runTypedPipeline } from "./pipeline.js";
-import type { TypedQuery } from "./types.js";
+import type { Dataset } from "../../datasets/index.js";
+import { writeReport } from "../../report/index.js";
+import { runTypedPipeline, type RunOptions, type TypedQuery } from "../../run/index.js";
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : "—");
 
 export async function runTypedRun(options: RunOptions, type: TypedQuery, dataset: Dataset, log: (line: string) => void): Promise<number> {
-  const pkg = JSON.parse(await readFile(new URL("../../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
   const s = await runTypedPipeline(options, type, dataset, log, pkg.version ?? "unknown");
   const { summaryPath, reportPath } = await writeReport(options.out, s);
   const q = s.section;

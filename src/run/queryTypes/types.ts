@@ -1,10 +1,10 @@
 // What each query type's driver gives the typed run: its items from the dataset, each item's calibration record
 // and query (evidence from the local model, or from the cascade stages), and the report section that measures
 // its guarantee on the test split.
-import type { ModelAdapter } from "../../../adapters/index.js";
-import type { AccessLevel, Answer, ExampleRecord } from "../../../api/index.js";
-import type { Dataset } from "../../../datasets/index.js";
-import type { QuerySection } from "../../../report/index.js";
+import type { ModelAdapter } from "../../adapters/index.js";
+import type { AccessLevel, Answer, ExampleRecord } from "../../api/index.js";
+import type { Dataset } from "../../datasets/index.js";
+import type { QuerySection } from "../../report/index.js";
 
 export const TYPED_QUERIES = ["belief", "gate", "claim", "judge", "route"] as const;
 export type TypedQuery = (typeof TYPED_QUERIES)[number];

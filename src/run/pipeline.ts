@@ -3,16 +3,16 @@
 // examples, feed a coverage monitor, and cross-check every answer against the local conformal engine.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import type { ExampleRecord, Profile } from "../../api/index.js";
-import { countingAdapter, openAdapter } from "../../adapters/index.js";
-import { EvidenceCache } from "../../store/index.js";
-import { CrossChecker } from "../../client/index.js";
-import { mulberry32 } from "../../conformal/index.js";
-import { splitDataset, type Dataset } from "../../datasets/index.js";
+import type { ExampleRecord, Profile } from "../api/index.js";
+import { countingAdapter, openAdapter } from "../adapters/index.js";
+import { EvidenceCache } from "../store/index.js";
+import { CrossChecker } from "../client/index.js";
+import { mulberry32 } from "../conformal/index.js";
+import { splitDataset, type Dataset } from "../datasets/index.js";
 import { choicesOf, methodFor, promptItemOf, type ChoiceItem } from "./choices.js";
-import type { RunSummary } from "../../report/index.js";
+import type { RunSummary } from "../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
-import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
+import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../evidence/index.js";
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
@@ -28,7 +28,7 @@ import { RunInputError } from "./errors.js";
 const INGEST_BATCH = 100;
 
 async function calibkitVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
   return pkg.version ?? "unknown";
 }
 

@@ -2,7 +2,7 @@
 // the coverage C of a fresh point is Beta(k, n + 1 − k) with k = ⌈(n+1)(1−α)⌉ (Vovk 2012; Angelopoulos &
 // Bates 2021, §C), so the covered count of m test points is beta-binomial. The band is its central
 // `level` range, divided by m: where the measured coverage of a seeded split should land.
-import { conformalRank, logBeta, logGamma } from "../../conformal/index.js";
+import { conformalRank, logBeta, logGamma } from "../conformal/index.js";
 
 /** The band's central probability, named wherever a band is shown. */
 export const BAND_LEVEL = 0.999;

@@ -1,6 +1,6 @@
 // Where a measured quantity of a seeded test split should land: exact binomial quantiles for risks and
 // rates, Hoeffding bounds for bounded means. Every band is at 99.9%, as the coverage band of set runs.
-import { logGamma } from "../../../conformal/index.js";
+import { logGamma } from "../../conformal/index.js";
 
 export const BAND_LEVEL = 0.999;
 

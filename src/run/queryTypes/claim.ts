@@ -1,10 +1,10 @@
 // claim: responses split into claims marked true or false → retained and dropped claims. Each claim is scored
 // by σ of its PMI with the story (the client's own claim scores, L2+); the report measures the factuality of
 // what is retained (no false claim kept) against 1 − α, and the share of claims kept.
-import type { ClaimAnswer, ExampleRecord } from "../../../api/index.js";
-import { normalizeClaimText } from "../../../conformal/index.js";
-import type { ClaimsItem } from "../../../datasets/index.js";
-import type { QuerySection } from "../../../report/index.js";
+import type { ClaimAnswer, ExampleRecord } from "../../api/index.js";
+import { normalizeClaimText } from "../../conformal/index.js";
+import type { ClaimsItem } from "../../datasets/index.js";
+import type { QuerySection } from "../../report/index.js";
 import { coverageBand } from "../coverageBand.js";
 import { sigmoid, statementPmi } from "./statementEvidence.js";
 import type { Driver, Prepared } from "./types.js";

@@ -3,8 +3,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EvaluationClient } from "../../client/index.js";
-import { startService, type ServiceConfigInput } from "../../service/index.js";
+import { EvaluationClient } from "../client/index.js";
+import { startService, type ServiceConfigInput } from "../service/index.js";
 import { removeOnInterrupt } from "./interrupt.js";
 
 export interface Connection extends AsyncDisposable {

@@ -4,9 +4,8 @@
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { minimumN } from "../../conformal/index.js";
-import { RunInputError } from "./errors.js";
-import { RunOptionError } from "./options.js";
+import { minimumN } from "../conformal/index.js";
+import { RunInputError, RunOptionError } from "./errors.js";
 
 /** `out` is a writable folder, or can be created inside the nearest existing folder above it. */
 export async function checkOutDir(out: string): Promise<void> {

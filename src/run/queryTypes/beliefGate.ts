@@ -1,8 +1,8 @@
 // belief: yes/no items → Venn–Abers beliefs on p(yes); gate: pass/fail items → auto_approve / escalate /
 // abstain under risk, risk_high_probability or fdr. Both score the statement against its story (σ of its PMI).
-import type { BeliefAnswer, ExampleRecord, GateAnswer } from "../../../api/index.js";
-import type { PassFailItem, YesNoItem } from "../../../datasets/index.js";
-import type { QuerySection } from "../../../report/index.js";
+import type { BeliefAnswer, ExampleRecord, GateAnswer } from "../../api/index.js";
+import type { PassFailItem, YesNoItem } from "../../datasets/index.js";
+import type { QuerySection } from "../../report/index.js";
 import { reliabilityBins, type BeliefPair } from "../analysis.js";
 import { BAND_LEVEL, bernoulliHalfWidth, binomialUpper } from "./bands.js";
 import { sigmoid, statementPmi } from "./statementEvidence.js";

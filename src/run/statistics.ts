@@ -4,8 +4,8 @@
 import {
   brierScore, calibrateInterval, calibrateSet, clopperPearson, coverageByStratum, coverageWithinProbability, cumulativeMassSet,
   expectedCalibrationError, labelRank, logLoss, rngFromString, smallestTopK, topKSet, worstStratumCoverage,
-} from "../../conformal/index.js";
-import type { BaselineRow, ForecastCalibration, RunStatistics, RunSummary } from "../../report/index.js";
+} from "../conformal/index.js";
+import type { BaselineRow, ForecastCalibration, RunStatistics, RunSummary } from "../report/index.js";
 import type { BeliefPair, ScoredItem } from "./analysis.js";
 import { BAND_LEVEL } from "./coverageBand.js";
 

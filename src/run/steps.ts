@@ -1,8 +1,8 @@
 // The service-facing steps after ingestion: evaluate the test split, audit, feed a monitor. Each step
 // cross-checks what the service returned before the run moves on.
-import type { ExampleRecord } from "../../api/index.js";
-import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type EvaluationClient } from "../../client/index.js";
-import type { RunSummary } from "../../report/index.js";
+import type { ExampleRecord } from "../api/index.js";
+import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type EvaluationClient } from "../client/index.js";
+import type { RunSummary } from "../report/index.js";
 import type { BeliefPair } from "./analysis.js";
 import type { Progress } from "./progress.js";
 import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./records.js";

@@ -2,7 +2,7 @@
 // information of the statement with the story, log p(statement | story) − log p(statement | a neutral story),
 // both from the adapter's continuation scores (L2+). A true statement repeats what the story says, so even
 // stories260K gives it more likelihood after its own story. σ(PMI) is the probability sent as evidence.
-import type { ModelAdapter } from "../../../adapters/index.js";
+import type { ModelAdapter } from "../../adapters/index.js";
 import { RunInputError } from "../errors.js";
 
 const NEUTRAL = "Once upon a time there was a child. The child had a toy and a pet. One day, the child went out.";

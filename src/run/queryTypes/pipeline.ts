@@ -2,12 +2,12 @@
 // cascade stages' for calibration items), a client_evidence profile, the calibration examples, one evaluate
 // request per test item cross-checked as it arrives, and the guarantee's quantity measured on the test split.
 import { basename } from "node:path";
-import { createOpenAICompatibleAdapter, openAdapter } from "../../../adapters/index.js";
-import type { Answer, EvaluateRequest, ExampleRecord } from "../../../api/index.js";
-import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../../client/index.js";
-import { mulberry32 } from "../../../conformal/index.js";
-import { splitDataset, type Dataset } from "../../../datasets/index.js";
-import type { QueryRunSummary } from "../../../report/index.js";
+import { createOpenAICompatibleAdapter, openAdapter } from "../../adapters/index.js";
+import type { Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
+import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../client/index.js";
+import { mulberry32 } from "../../conformal/index.js";
+import { splitDataset, type Dataset } from "../../datasets/index.js";
+import type { QueryRunSummary } from "../../report/index.js";
 import { connect } from "../connect.js";
 import { RunInputError } from "../errors.js";
 import type { RunOptions } from "../options.js";

@@ -1,0 +1,17 @@
+// The run's typed errors: an input that cannot be used as given (wrong dataset kind, too few items) names
+// the file; an option that is wrong names the option (`field`), whether a command line or a library caller gave it.
+import { CalibkitError } from "../api/index.js";
+
+export class RunInputError extends CalibkitError {
+  override name = "RunInputError";
+  constructor(file: string, problem: string) {
+    super("RUN_INPUT_INVALID", `${file}: ${problem}`);
+  }
+}
+
+export class RunOptionError extends CalibkitError {
+  override name = "RunOptionError";
+  constructor(option: string, message: string) {
+    super("RUN_OPTION_INVALID", `--${option}: ${message}`, { field: option });
+  }
+}
