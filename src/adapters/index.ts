@@ -26,4 +26,4 @@ export {
 } from "./serveModel/index.js";
 export { renderJinjaChat } from "./jinjaChat.js";
 export { countingAdapter, type CountingAdapter } from "./counting.js";
-export { openHostedAdapter, HostedAdapter, HOSTED_PROVIDERS, type HostedBackendOptions } from "./providers/index.js";
+export { openHostedAdapter, HostedAdapter, HOSTED_PROVIDERS, type AwsCredential, type HostedBackendOptions } from "./providers/index.js";

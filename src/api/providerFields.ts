@@ -25,6 +25,11 @@ export const PROVIDER_FIELD_TYPES = {
 } as const;
 export type ProviderField = keyof typeof PROVIDER_FIELD_TYPES;
 
+/** arn:aws:bedrock:us-east-1:123456789012:imported-model/abc123 → its region; undefined when `model` is not such an ARN. */
+export function importedModelRegion(model: string): string | undefined {
+  return /^arn:aws[a-z-]*:bedrock:([a-z0-9-]+):\d{12}:imported-model\/[a-z0-9]+$/i.exec(model)?.[1];
+}
+
 /** The provider-specific fields each model provider takes. */
 export const PROVIDER_FIELDS = {
   openai: ["base_url", "reasoning_effort"],

@@ -3,7 +3,8 @@
 // environment variables or files, so the file itself can be shared without secrets.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { fieldIssues, ValidationError, CalibkitError, profileNameSchema, providerFieldsShape, type ModelProvider } from "../api/index.js";
+import { fieldIssues, ValidationError, CalibkitError, importedModelRegion, profileNameSchema, providerFieldsShape, type ModelProvider } from "../api/index.js";
+import type { AwsCredential } from "../adapters/index.js";
 import { hashKey, type StoredKey } from "./auth.js";
 
 const keySchema = z.union([
@@ -37,15 +38,22 @@ export const backendConfigSchema = z.discriminatedUnion("provider", [
 ]);
 export type BackendConfig = z.output<typeof backendConfigSchema>;
 
-export const configSchema = z.strictObject({
+const envName = z.string().min(1);
+// An API key (every hosted provider but bedrock), or an AWS credential (bedrock): an access key from
+// environment variables, or a profile of the shared AWS config/credentials files.
+const connectionSchema = z.union([
+  z.strictObject({ api_key_env: envName }),
+  z.strictObject({ api_key_file: z.string().min(1) }),
+  z.strictObject({ aws_access_key_id_env: envName, aws_secret_access_key_env: envName, aws_session_token_env: envName.optional() }),
+  z.strictObject({ aws_profile: z.string().min(1) }),
+]);
+type Connection = z.output<typeof connectionSchema>;
+const isAws = (c: Connection) => "aws_profile" in c || "aws_access_key_id_env" in c;
+
+const configObject = z.strictObject({
   keys: z.array(keySchema).default([]),
   backends: z.array(backendConfigSchema).default([]),
-  connections: z
-    .record(z.string(), z.union([
-      z.strictObject({ api_key_env: z.string().min(1) }),
-      z.strictObject({ api_key_file: z.string().min(1) }),
-    ]))
-    .default({}),
+  connections: z.record(z.string(), connectionSchema).default({}),
   rate_limit: z
     .strictObject({ requests_per_second: z.number().min(0).default(2000), burst: z.number().min(1).default(4000) })
     .default({ requests_per_second: 2000, burst: 4000 }),
@@ -55,6 +63,24 @@ export const configSchema = z.strictObject({
     .default({ max_in_flight: 1024, max_event_loop_lag_ms: 500 }),
   /** Examples a label-with-judge job labels per backend call batch, and the per-call timeout. */
   backend_timeout_ms: z.int().min(100).default(30_000),
+});
+// A backend's connection must be configured, and of the kind its provider takes; an imported bedrock model
+// is named by its ARN, whose region is the backend's.
+export const configSchema = configObject.superRefine((config, ctx) => {
+  config.backends.forEach((b, i) => {
+    if (b.provider === "bedrock" && b.custom_model_import) {
+      const region = b.model === undefined ? undefined : importedModelRegion(b.model);
+      if (!region) ctx.addIssue({ code: "custom", path: ["backends", i, "model"], message: "must be the imported model's ARN (arn:aws:bedrock:<region>:<account>:imported-model/<id>) when custom_model_import is true" });
+      else if (b.region !== undefined && b.region !== region) ctx.addIssue({ code: "custom", path: ["backends", i, "region"], message: `is ${b.region}, but the imported model's ARN is in ${region}` });
+    }
+    if (b.connection === undefined) return;
+    const c = config.connections[b.connection];
+    const path = ["backends", i, "connection"];
+    if (!c) ctx.addIssue({ code: "custom", path, message: `names connection "${b.connection}", which \`connections\` does not configure` });
+    else if (isAws(c) !== (b.provider === "bedrock")) {
+      ctx.addIssue({ code: "custom", path, message: b.provider === "bedrock" ? `connection "${b.connection}" holds an API key; bedrock takes an AWS credential (aws_access_key_id_env + aws_secret_access_key_env, or aws_profile)` : `connection "${b.connection}" holds an AWS credential, which only bedrock takes` });
+    }
+  });
 });
 export type ServiceConfigInput = z.input<typeof configSchema>;
 export type ServiceConfig = z.output<typeof configSchema>;
@@ -90,11 +116,23 @@ export function storedKeys(config: ServiceConfig): StoredKey[] {
   );
 }
 
-/** The API key of a named connection, read from its environment variable or file; never logged or returned. */
-export async function connectionSecret(config: ServiceConfig, name: string | undefined): Promise<string | undefined> {
-  if (!name) return undefined;
-  const connection = config.connections[name];
-  if (!connection) return undefined;
-  if ("api_key_env" in connection) return process.env[connection.api_key_env];
-  return (await readFile(connection.api_key_file, "utf8")).trim();
+/** A connection's credential: an API key, or an AWS credential for bedrock. */
+export interface ConnectionCredential {
+  apiKey?: string | undefined;
+  aws?: AwsCredential | undefined;
+}
+
+/** The credential of a named connection, read from its environment variables or file; never logged or returned. */
+export async function connectionCredential(config: ServiceConfig, name: string | undefined): Promise<ConnectionCredential> {
+  const c = name ? config.connections[name] : undefined;
+  if (!c) return {};
+  if ("api_key_env" in c) return { apiKey: process.env[c.api_key_env] };
+  if ("api_key_file" in c) return { apiKey: (await readFile(c.api_key_file, "utf8")).trim() };
+  if ("aws_profile" in c) return { aws: { profile: c.aws_profile } };
+  const accessKeyId = process.env[c.aws_access_key_id_env];
+  const secretAccessKey = process.env[c.aws_secret_access_key_env];
+  // Names the variables, never their values.
+  if (!accessKeyId || !secretAccessKey) throw new CalibkitError("CONNECTION_UNSET", `connection "${name}": ${!accessKeyId ? c.aws_access_key_id_env : c.aws_secret_access_key_env} is not set in the environment`);
+  const sessionToken = c.aws_session_token_env ? process.env[c.aws_session_token_env] : undefined;
+  return { aws: { accessKeyId, secretAccessKey, sessionToken } };
 }

@@ -3,7 +3,7 @@
 // when a request needs it. Requests name a backend by `name`, or by provider + model (+ base_url).
 import { levelOfHint, levelRank, PROVIDER_FIELD_TYPES, type AccessLevel, type ServiceBackendInfo } from "../../api/index.js";
 import type { ModelAdapter } from "../../adapters/index.js";
-import { connectionSecret, type BackendConfig, type ServiceConfig } from "../config.js";
+import { connectionCredential, type BackendConfig, type ServiceConfig } from "../config.js";
 import { backendFailed, invalidField } from "../errors.js";
 import { openBackendAdapter } from "./openBackend.js";
 
@@ -85,8 +85,8 @@ export class BackendRegistry {
     let pending = this.opening.get(b.config.name);
     if (!pending) {
       pending = (async () => {
-        const apiKey = await connectionSecret(this.config, b.config.connection);
-        return openBackendAdapter(b.config, apiKey, this.config.backend_timeout_ms);
+        const credential = await connectionCredential(this.config, b.config.connection);
+        return openBackendAdapter(b.config, credential, this.config.backend_timeout_ms);
       })();
       this.opening.set(b.config.name, pending);
     }
