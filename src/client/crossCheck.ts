@@ -2,8 +2,8 @@
 // the same calibration examples (with their evidence) and the same query evidence, and compare field by
 // field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
 // examples whose evidence covers exactly those names in the order they were added, the profile's method
-// and α unless the query overrides them, and seeds `${profile}@${version}` (calibration) and
-// `${profile}@${version}/${query}` (prediction). Every query type is recomputed (belief and gate in
+// and α unless the query overrides them, and seeds: each example's own u `${profile}#${position}` (set
+// calibrations), `${profile}@${version}` (other calibrations) and `${profile}@${version}/${query}` (prediction). Every query type is recomputed (belief and gate in
 // crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
 // (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
 // with its reason, never as agreeing.
@@ -99,21 +99,36 @@ export class CrossChecker {
   }
 
   /** The examples whose evidence covers exactly `names` (levels: level_probabilities) and whose label is one of them. */
-  #pool(names: readonly string[], levels = false): { rows: Float64Array; labels: Int32Array } {
+  #pool(names: readonly string[], levels = false): { rows: Float64Array; labels: Int32Array; positions: Int32Array } {
     return this.#cached(`pool|${levels}|${JSON.stringify(names)}`, () => {
       const index = new Map(names.map((n, i) => [n, i]));
       const rows: number[] = [];
       const labels: number[] = [];
-      this.#examples.forEach((ex) => {
+      const positions: number[] = [];
+      this.#examples.forEach((ex, position) => {
         const name = labelName(ex.label);
         const y = name === undefined ? undefined : index.get(name);
         const p = probabilityMap(ex, levels);
         if (y === undefined || !p || Object.keys(p).length !== names.length || names.some((n) => p[n] === undefined)) return;
         for (const n of names) rows.push(p[n]!);
         labels.push(y);
+        positions.push(position);
       });
-      return { rows: Float64Array.from(rows), labels: Int32Array.from(labels) };
+      return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), positions: Int32Array.from(positions) };
     });
+  }
+
+  /** The service's set calibration (docs/service.md, "Reproducing randomized answers"). */
+  #setCalibration(pool: { rows: Float64Array; labels: Int32Array; positions: Int32Array }, width: number, method: string, alpha: number): CalibratedSet {
+    const examples = (m: number) => ({ probabilities: { data: pool.rows.subarray(0, m * width), width }, labels: pool.labels.subarray(0, m) });
+    const n = pool.labels.length;
+    if (method.toUpperCase() === "RAPS") {
+      const m = rebuildPrefix(n);
+      return calibrateSet(examples(m), { method, alpha, rng: rngFromString(m === n && n <= WHOLE_POOL_UP_TO ? this.#seed : `${this.#profile.name}#raps@${m}`) });
+    }
+    let t = 0;
+    const u = () => rngFromString(`${this.#profile.name}#${pool.positions[t++]!}`)();
+    return calibrateSet(examples(n), { method, alpha, rng: u });
   }
 
   /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
@@ -135,13 +150,12 @@ export class CrossChecker {
       return { type: "set", probabilities, guarantee: { ...base, kind: "heuristic", holds: false, n } };
     }
     const seed = `${this.#profile.name}@${this.#profile.version}`;
-    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet =>
-      calibrateSet({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(seed) }),
-    );
+    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet => this.#setCalibration(pool, sorted.length, method, alpha));
     const prediction = predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
-    const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs =>
-      calibrateOptionBeliefs({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }),
-    );
+    const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
+      const m = rebuildPrefix(n);
+      return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(0, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(0, m) });
+    });
     const va = predictOptionBeliefs(beliefs, p);
     const inSet = new Set(prediction.set);
     return {
@@ -170,9 +184,7 @@ export class CrossChecker {
     if (pool.labels.length < minimumN(alpha)) return undefined;
     const method = SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC";
     const base = `${this.#profile.name}@${this.#profile.version}`;
-    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet =>
-      calibrateSet({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(base) }),
-    );
+    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet => this.#setCalibration(pool, names.length, method, alpha));
     const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${base}/${seed}`), { pValues: false });
     if (prediction.n < minimumN(alpha)) return undefined;
     return prediction.set.includes(label);
@@ -274,4 +286,15 @@ export class CrossChecker {
     this.#report.disagreements.push(...found);
     return found;
   }
+}
+
+/**
+ * Rows of a pool of n that the service's rebuilt calibrations (Venn–Abers, RAPS) use: all up to 16,384, then
+ * the last step boundary but one, steps of 2^(⌊log2 n⌋ − 4) rows (docs/service.md, "Large profiles").
+ */
+const WHOLE_POOL_UP_TO = 16_384;
+function rebuildPrefix(n: number): number {
+  if (n <= WHOLE_POOL_UP_TO) return n;
+  const step = 2 ** (Math.floor(Math.log2(n)) - 4);
+  return Math.max(WHOLE_POOL_UP_TO, Math.floor(n / step) * step - step);
 }

@@ -39,11 +39,13 @@ export {
   type SetBatchOptions,
   type SetBatchPrediction,
 } from "./setBatch.js";
+export { extendSet, mergeAscending, type SetExtension } from "./setExtend.js";
 export { sortAscending } from "./sortFloat.js";
 export { RAPS_LAMBDA_GRID, RAPS_DEFAULTS } from "./rapsTuning.js";
 export { lacScore, lacOptionScores } from "./scores/lac.js";
 export { apsScoreAndRank, apsOptionScores, descendingOrder } from "./scores/aps.js";
 export { rapsScore } from "./scores/raps.js";
+export { calibrateOptionBeliefsSteps } from "./vennAbersOptions.js";
 export { calibrateOptionBeliefs, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs } from "./vennAbersOptions.js";
 
 // interval

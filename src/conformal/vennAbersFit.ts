@@ -16,6 +16,25 @@ import type { CalibratedBelief } from "./vennAbers.js";
 
 /** Calibrates Venn–Abers on scores and 0/1 labels (any score scale; larger = more likely 1). */
 export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number | boolean>): CalibratedBelief {
+  return drain(fitVennAbersSteps(scores, labels));
+}
+
+/** Positions fitted between two yields of the stepwise fit. */
+const STEP = 16_384;
+
+/** Runs a stepwise computation to its end. */
+export function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * fitVennAbers in steps: yields after every few thousand positions, so that a caller can spread a large fit
+ * over several turns of its event loop (the service rebuilds beliefs in the background). Same result.
+ */
+export function* fitVennAbersSteps(scores: ArrayLike<number>, labels: ArrayLike<number | boolean>): Generator<void, CalibratedBelief> {
   const n = scores.length;
   if (labels.length !== n) throw invalid(`labels has ${labels.length} entries for ${n} scores`, "labels");
   let ones = 0;
@@ -34,7 +53,9 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
     else s0[a++] = scores[i]!;
   }
   sortAscending(s0);
+  yield;
   sortAscending(s1);
+  yield;
   const xsAll = new Float64Array(n);
   const X = new Float64Array(n + 1);
   const Y = new Float64Array(n + 1);
@@ -61,6 +82,7 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
     while (top >= 2 && cross(X, Y, g, stack[top - 1]!, stack[top - 2]!) <= 0) top--;
     overwritten[g] = stack[top]!;
     stack[top++] = g;
+    if (g % STEP === 0) yield;
   }
 
   const st: BridgeState = { X, Y, stack, top, hull: new Int32Array(k + 1), h: 0, hintA: new Int32Array(2), hintB: Int32Array.of(k, k), lastA: -1, lastB: -1, lastDy: 0, lastTop: 0 };
@@ -84,6 +106,7 @@ export function fitVennAbers(scores: ArrayLike<number>, labels: ArrayLike<number
       p0Tie[m] = bridge(st, 0);
       p1Tie[m] = bridge(st, 1);
     }
+    if (m % STEP === STEP - 1) yield;
   }
   return Object.freeze({ kind: "belief" as const, n, xs: xsAll.slice(0, k), p0Gap, p1Gap, p0Tie, p1Tie });
 }

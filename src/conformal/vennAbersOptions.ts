@@ -4,7 +4,8 @@
 import { invalid } from "./errors.js";
 import { checkLabel, rowView, type ProbabilityRows } from "./rows.js";
 import { assertKind } from "./set.js";
-import { beliefsInto, calibrateBelief, predictBelief, type BeliefPrediction, type CalibratedBelief } from "./vennAbers.js";
+import { drain, fitVennAbersSteps } from "./vennAbersFit.js";
+import { beliefsInto, predictBelief, type BeliefPrediction, type CalibratedBelief } from "./vennAbers.js";
 
 export interface CalibratedOptionBeliefs {
   readonly kind: "option-beliefs";
@@ -14,6 +15,11 @@ export interface CalibratedOptionBeliefs {
 
 /** Needs equal row lengths (option j means the same option in every example). */
 export function calibrateOptionBeliefs(examples: { probabilities: ProbabilityRows; labels: ArrayLike<number> }): CalibratedOptionBeliefs {
+  return drain(calibrateOptionBeliefsSteps(examples));
+}
+
+/** calibrateOptionBeliefs in steps (yielding inside each option's fit, see fitVennAbersSteps). Same result. */
+export function* calibrateOptionBeliefsSteps(examples: { probabilities: ProbabilityRows; labels: ArrayLike<number> }): Generator<void, CalibratedOptionBeliefs> {
   const view = rowView(examples.probabilities);
   const n = view.count;
   if (examples.labels.length !== n) throw invalid(`labels has ${examples.labels.length} entries for ${n} rows`, "labels");
@@ -30,7 +36,8 @@ export function calibrateOptionBeliefs(examples: { probabilities: ProbabilityRow
       s[i] = view.data(i)[view.offset(i) + j]!;
       y[i] = examples.labels[i] === j ? 1 : 0;
     }
-    perOption.push(calibrateBelief(s, y));
+    yield;
+    perOption.push(yield* fitVennAbersSteps(s, y));
   }
   return Object.freeze({ kind: "option-beliefs" as const, width: K, perOption });
 }

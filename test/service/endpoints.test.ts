@@ -70,23 +70,29 @@ describe("profiles and evaluate", () => {
 
   it("gives randomized answers a client reproduces bit for bit with the documented seeds", async () => {
     await client.createProfile({ name: "repro", backend: CLIENT_BACKEND, alpha: 0.2, method: "APS", strict_fingerprint: false });
-    const profile = await client.addExamples("repro", Array.from({ length: 200 }, (_, i) => setExample(rand, i)));
     const names = ["A", "B", "C", "D"];
     const cases = Array.from({ length: 12 }, () => {
       const raw = names.map(() => 0.05 + rand());
       const sum = raw.reduce((a, b) => a + b, 0);
       return Object.fromEntries(names.map((n, j) => [n, raw[j]! / sum]));
     });
-    const res = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: Object.fromEntries(cases.map((p, k) => [`q${k}`, setQuery(p, { calibration_profile: "repro" })])) });
-    const stored = (await (await fetch(`${server.url}/api/v1/calibration-profiles/repro/examples?limit=10000`)).json()) as { examples: { label: string; metadata: { evidence: { option_probabilities: Record<string, number> } } }[] };
-    const cal = calibrateSet(
-      { probabilities: stored.examples.map((e) => names.map((n) => e.metadata.evidence.option_probabilities[n]!)), labels: stored.examples.map((e) => names.indexOf(e.label)) },
-      { method: "APS", alpha: 0.2, rng: rngFromString(`repro@${profile.version}`) },
-    );
-    cases.forEach((p, k) => {
-      const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/q${k}`));
-      expect((res.answers[`q${k}`] as { set: string[] }).set).toEqual(mine.set);
-    });
+    const queries = Object.fromEntries(cases.map((p, k) => [`q${k}`, setQuery(p, { calibration_profile: "repro" })]));
+    // Three versions, each evaluated: the later ones extend the calibration of the one before.
+    for (const size of [200, 150, 1]) {
+      const profile = await client.addExamples("repro", Array.from({ length: size }, (_, i) => setExample(rand, i)));
+      const res = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries });
+      const stored = (await (await fetch(`${server.url}/api/v1/calibration-profiles/repro/examples?limit=10000`)).json()) as { examples: { label: string; metadata: { evidence: { option_probabilities: Record<string, number> } } }[] };
+      expect(stored.examples).toHaveLength(profile.n);
+      let position = 0;
+      const cal = calibrateSet(
+        { probabilities: stored.examples.map((e) => names.map((n) => e.metadata.evidence.option_probabilities[n]!)), labels: stored.examples.map((e) => names.indexOf(e.label)) },
+        { method: "APS", alpha: 0.2, rng: () => rngFromString(`repro#${position++}`)() },
+      );
+      cases.forEach((p, k) => {
+        const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/q${k}`));
+        expect((res.answers[`q${k}`] as { set: string[] }).set).toEqual(mine.set);
+      });
+    }
   });
 
   it("serves belief, gate, interval and claim queries from one profile", async () => {

@@ -4,13 +4,14 @@
 import { INTERVAL_METHODS, SET_METHODS } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import {
-  calibrateClaims, calibrateGate, calibrateInterval, calibrateOptionBeliefs, calibrateSet,
+  calibrateClaims, calibrateGate, calibrateInterval, calibrateOptionBeliefs, calibrateOptionBeliefsSteps, calibrateSet, extendSet, rngFromString,
   type CalibratedClaims, type CalibratedGate, type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
   type GateGuarantee, type LabelledClaim,
 } from "./conformal.js";
 import { exampleEvidence } from "./evidence.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { calibrationRng } from "./seeds.js";
+import { rebuilt, WHOLE_POOL_UP_TO } from "./rebuilds.js";
+import { calibrationRng, exampleUniforms } from "./seeds.js";
 import { claimScores } from "./claimScores.js";
 
 export function setMethodOf(profile: ProfileState, override?: string): string {
@@ -23,19 +24,68 @@ export function intervalMethodOf(profile: ProfileState, override?: string): stri
 
 const key = (names: readonly string[]) => names.join("\u0000");
 
-/** Conformal set over `names` (sorted), Mondrian when `pool` was built grouped. */
+/** The last set calibration per key and the pool rows it covers: the next version extends it. */
+const extendable = new WeakMap<ProfileState, Map<string, { rows: number; cal: CalibratedSet }>>();
+const MAX_EXTENDABLE = 64;
+
+/**
+ * Conformal set over `names` (sorted), Mondrian when `pool` was built grouped. LAC and APS extend the last
+ * version's calibration with the rows added since (a merge, exactly what a full calibration gives: each
+ * example's u is fixed by its position); RAPS, whose tuning split moves with n, is rebuilt (rebuilds.ts).
+ */
 export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number): CalibratedSet {
-  return cached(profile, `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}`, () =>
-    calibrateSet(
-      { probabilities: { data: pool.rows, width: pool.names.length }, labels: pool.labels, ...(pool.groups ? { groups: pool.groups } : {}) },
-      { method, alpha, rng: calibrationRng(profile) },
-    ));
+  const cacheKey = `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}`;
+  return cached(profile, cacheKey, () => {
+    const K = pool.names.length;
+    const upper = method.toUpperCase();
+    const sliced = (m: number) => ({
+      probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m), ...(pool.groups ? { groups: pool.groups.slice(0, m) } : {}),
+    });
+    if (upper === "RAPS") {
+      if (pool.n <= WHOLE_POOL_UP_TO) return calibrateSet(sliced(pool.n), { method, alpha, rng: calibrationRng(profile) });
+      return rebuilt(profile, cacheKey, pool.n, function* (m) {
+        yield;
+        return calibrateSet(sliced(m), { method, alpha, rng: rngFromString(`${profile.name}#raps@${m}`) });
+      });
+    }
+    let byKey = extendable.get(profile);
+    if (!byKey) extendable.set(profile, (byKey = new Map()));
+    const last = byKey.get(cacheKey);
+    const randomized = upper !== "LAC";
+    let cal: CalibratedSet;
+    if (last && last.rows === pool.n) {
+      cal = last.cal;
+    } else if (last && last.rows < pool.n) {
+      const from = last.rows;
+      cal = extendSet(last.cal, {
+        probabilities: pool.rows.subarray(from * K, pool.n * K), width: K, labels: pool.labels.subarray(from, pool.n),
+        ...(pool.groups ? { groups: pool.groups.slice(from, pool.n) } : {}),
+        ...(randomized ? { uniforms: exampleUniforms(profile, pool.positions.subarray(from, pool.n)) } : {}),
+      });
+    } else {
+      const u = randomized ? exampleUniforms(profile, pool.positions) : undefined;
+      let t = 0;
+      cal = calibrateSet(sliced(pool.n), { method, alpha, ...(u ? { rng: () => u[t++]! } : {}) });
+    }
+    byKey.delete(cacheKey);
+    byKey.set(cacheKey, { rows: pool.n, cal });
+    if (byKey.size > MAX_EXTENDABLE) byKey.delete(byKey.keys().next().value!);
+    return cal;
+  });
 }
 
-/** One-vs-rest Venn–Abers per option (the set answer's `venn_abers`). */
+/**
+ * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`), on the pool's rebuild prefix: the whole
+ * pool while it is small, then a prefix built in the background (rebuilds.ts).
+ */
 export function optionBeliefs(profile: ProfileState, pool: ProbabilityPool): CalibratedOptionBeliefs {
-  return cached(profile, `option-beliefs|${key(pool.names)}`, () =>
-    calibrateOptionBeliefs({ probabilities: { data: pool.rows, width: pool.names.length }, labels: pool.labels }));
+  const cacheKey = `option-beliefs|${key(pool.names)}`;
+  return cached(profile, cacheKey, () => {
+    const K = pool.names.length;
+    const examples = (m: number) => ({ probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m) });
+    if (pool.n <= WHOLE_POOL_UP_TO) return calibrateOptionBeliefs(examples(pool.n));
+    return rebuilt(profile, cacheKey, pool.n, (m) => calibrateOptionBeliefsSteps(examples(m)));
+  });
 }
 
 /** Ordinal interval over `levels` in their order. */

@@ -78,12 +78,14 @@ export async function modelStagePool(input: QueryInput<JudgeQuery>, stage: unkno
     const index = new Map(names.map((n, j) => [n, j]));
     const data: number[] = [];
     const labels: number[] = [];
+    const positions: number[] = [];
     rows.forEach((row, i) => {
       if (!row) return;
       data.push(...row);
       labels.push(index.get(labelName(examples[i]!.label)!)!);
+      positions.push(i);
     });
-    return { names, rows: Float64Array.from(data), labels: Int32Array.from(labels), groups: undefined, n: labels.length, estimated: 0 };
+    return { names, rows: Float64Array.from(data), labels: Int32Array.from(labels), positions: Int32Array.from(positions), groups: undefined, n: labels.length, estimated: 0 };
   });
 }
 

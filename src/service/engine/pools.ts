@@ -53,6 +53,8 @@ export interface ProbabilityPool {
   rows: Float64Array;
   labels: Int32Array;
   groups: string[] | undefined;
+  /** Stored position (index in the profile's examples) of each row: fixes its u for randomized methods. */
+  positions: Int32Array;
   n: number;
   /** Examples whose probabilities were estimated from samples (L0). */
   estimated: number;
@@ -63,6 +65,7 @@ interface GrowingPool {
   scanned: number;
   rows: Float64Array;
   labels: Int32Array;
+  positions: Int32Array;
   groups: string[];
   n: number;
   estimated: number;
@@ -89,7 +92,7 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
     let pools = growing.get(state);
     if (!pools) growing.set(state, (pools = new Map()));
     let pool = pools.get(key);
-    if (!pool) pools.set(key, (pool = { scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), groups: [], n: 0, estimated: 0 }));
+    if (!pool) pools.set(key, (pool = { scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), groups: [], n: 0, estimated: 0 }));
     const K = names.length;
     const index = new Map(names.map((n, i) => [n, i]));
     const examples = state.examples;
@@ -108,8 +111,10 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       }
       pool.rows = grow(pool.rows, (pool.n + 1) * K);
       pool.labels = grow(pool.labels, pool.n + 1);
+      pool.positions = grow(pool.positions, pool.n + 1);
       pool.rows.set(p, pool.n * K);
       pool.labels[pool.n] = y;
+      pool.positions[pool.n] = pool.scanned;
       pool.n++;
       if (!(options.levels ? evidence!.level_probabilities : evidence!.option_probabilities)) pool.estimated++;
     }
@@ -117,6 +122,7 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       names,
       rows: pool.rows.subarray(0, pool.n * K),
       labels: pool.labels.subarray(0, pool.n),
+      positions: pool.positions.subarray(0, pool.n),
       groups: options.grouped ? pool.groups.slice(0, pool.n) : undefined,
       n: pool.n,
       estimated: pool.estimated,

@@ -1,6 +1,8 @@
 // Seeds of randomized methods (APS/RAPS, randomized ordinal intervals), derived so that a client holding the
 // same examples reproduces every answer bit for bit (docs/service.md, "Reproducing randomized answers"):
-//   calibration: rngFromString(`${profile}@${version}`), passed to the engine's calibrate call;
+//   set calibration: each example's u is fixed by its stored position j, rngFromString(`${profile}#${j}`)(),
+//                    so that a new version extends the last calibration instead of redrawing every u;
+//   other calibrations: rngFromString(`${profile}@${version}`), passed to the engine's calibrate call;
 //   prediction:  rngFromString(`${profile}@${version}/${queryName}`), passed to the predict call.
 import type { ProfileState } from "../profiles/profileState.js";
 import { rngFromString, type Rng } from "./conformal.js";
@@ -10,3 +12,10 @@ export const predictionSeedText = (profile: ProfileState, query: string): string
 
 export const calibrationRng = (profile: ProfileState): Rng => rngFromString(calibrationSeedText(profile));
 export const predictionRng = (profile: ProfileState, query: string): Rng => rngFromString(predictionSeedText(profile, query));
+
+/** The u of the examples at these stored positions (set calibrations of randomized methods). */
+export function exampleUniforms(profile: ProfileState, positions: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(positions.length);
+  for (let i = 0; i < positions.length; i++) out[i] = rngFromString(`${profile.name}#${positions[i]!}`)();
+  return out;
+}

@@ -1,0 +1,96 @@
+// Extending a split-conformal set calibration (Vovk et al. 2005) with more labelled examples, as a profile
+// grows by batches: the batch's scores are sorted per stratum and merged into the calibrated ascending scores,
+// O(n + b log b) instead of rescoring all n + b examples. With each example's u fixed (randomized methods take
+// `uniforms`, one per batch row), the result equals calibrateSet on all the examples, field by field.
+
+import { ConformalError, invalid } from "./errors.js";
+import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
+import { trueLabelScore } from "./setKernels.js";
+import { makeStratum, stratumKey, type Stratum } from "./strata.js";
+import { sortAscending } from "./sortFloat.js";
+import { assertKind, type CalibratedSet } from "./setTypes.js";
+
+export interface SetExtension {
+  /** Row-major b × K probabilities of the new examples. */
+  readonly probabilities: Float64Array;
+  readonly width: number;
+  /** Index of the true option per row. */
+  readonly labels: ArrayLike<number>;
+  /** Mondrian group per row; required exactly when the calibration had groups. */
+  readonly groups?: ArrayLike<string>;
+  /** Row i's u in [0, 1) (randomized calibrations only): what calibrateSet's rng would have drawn for it. */
+  readonly uniforms?: ArrayLike<number>;
+}
+
+/**
+ * The calibration of `cal`'s examples followed by the batch's, without touching `cal` (it stays valid for
+ * whoever holds it). RAPS is extended with the calibration's λ and k_reg, i.e. as calibrateSet given them.
+ */
+export function extendSet(cal: CalibratedSet, batch: SetExtension): CalibratedSet {
+  assertKind(cal, "set", "extendSet");
+  const { probabilities: d, width: K, labels } = batch;
+  if (!(d instanceof Float64Array)) throw invalid("probabilities must be a Float64Array (row-major b × K)", "probabilities");
+  if (!Number.isInteger(K) || K < 1 || d.length % K !== 0) throw invalid(`probabilities has ${d.length} entries, not a multiple of width ${K}`, "width");
+  const count = d.length / K;
+  if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} probability rows`, "labels");
+  if (cal.grouped !== (batch.groups !== undefined)) {
+    throw new ConformalError("GROUP_REQUIRED", `extendSet: the calibration was ${cal.grouped ? "" : "not "}made per group, so the batch ${cal.grouped ? "needs" : "must not have"} groups`, { field: "groups" });
+  }
+  if (batch.groups && batch.groups.length !== count) throw invalid(`groups has ${batch.groups.length} entries for ${count} rows`, "groups");
+  const u = batch.uniforms;
+  if (cal.randomized && (!u || u.length !== count)) throw new ConformalError("RNG_REQUIRED", `extendSet: ${cal.method} is randomized, pass one uniform per row`, { field: "uniforms" });
+  if (count === 0) return cal;
+  const rows: PackedRows = { data: d, count, width: K, starts: undefined };
+  const buckets = new Map<string, number[]>();
+  for (let i = 0; i < count; i++) {
+    checkPackedRow(rows, i, "probabilities");
+    const y = labels[i]!;
+    if (!Number.isInteger(y) || y < 0 || y >= K) throw invalid(`labels[${i}] must be an option index in 0..${K - 1}, got ${y}`, `labels[${i}]`);
+    const group = batch.groups ? batch.groups[i] : undefined;
+    if (batch.groups && typeof group !== "string") throw invalid(`groups[${i}] must be a string`, `groups[${i}]`);
+    const key = cal.classConditional ? stratumKey(group, y) : stratumKey(group, undefined);
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = []));
+    bucket.push(trueLabelScore(cal.method, rows, i, y, cal.randomized ? u![i]! : 1, cal.lambda, cal.kReg));
+  }
+  const strata = new Map<string, Stratum>(cal.strata);
+  for (const [key, added] of buckets) {
+    const fresh = sortAscending(Float64Array.from(added));
+    const old = cal.strata.get(key);
+    strata.set(key, makeStratum(old ? mergeAscending(old.scores, fresh) : fresh, cal.alpha));
+  }
+  const ordered = new Map([...strata].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  return Object.freeze({ ...cal, n: cal.n + count, strata: ordered });
+}
+
+/** The ascending union of two ascending arrays, in a new array. */
+export function mergeAscending(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  // Runs of `a` below the next `b` are copied whole: a small batch merges into a large array at copy speed.
+  while (j < b.length) {
+    const next = b[j]!;
+    let end = i;
+    if (a[i]! <= next) {
+      let lo = i;
+      let hi = a.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (a[mid]! <= next) lo = mid + 1;
+        else hi = mid;
+      }
+      end = lo;
+    }
+    if (end > i) {
+      out.set(a.subarray(i, end), o);
+      o += end - i;
+      i = end;
+    }
+    out[o++] = next;
+    j++;
+  }
+  if (i < a.length) out.set(a.subarray(i), o);
+  return out;
+}

@@ -1,0 +1,96 @@
+// Calibrations that cannot be extended batch by batch — Venn–Abers (its isotonic fit changes everywhere) and
+// RAPS (its tuning split) — are rebuilt on a prefix of their pool that moves in steps: the whole pool up to
+// WHOLE_POOL_UP_TO rows, then the rows up to the last step boundary but one (steps of n/32 to n/16 rows).
+// The prefix is a function of the pool's size alone, so every instance serves the same calibration for the
+// same profile version, and the next prefix is complete a whole step before it is served: it is built in the
+// background, a slice at a time between requests, and no request waits for it (docs/service.md).
+import type { ProfileState } from "../profiles/profileState.js";
+
+export const WHOLE_POOL_UP_TO = 16_384;
+/** Longest slice of a background build between two turns of the event loop. */
+const SLICE_MS = 6;
+
+const stepOf = (n: number): number => 2 ** (Math.floor(Math.log2(n)) - 4);
+
+/** Rows of a pool of n rows that a rebuilt calibration uses. Non-decreasing in n. */
+export function rebuildPrefix(n: number): number {
+  if (n <= WHOLE_POOL_UP_TO) return n;
+  const step = stepOf(n);
+  return Math.max(WHOLE_POOL_UP_TO, Math.floor(n / step) * step - step);
+}
+
+/** The prefix served once the pool has grown by one more step: complete already, so it can be built now. */
+function nextPrefix(n: number): number {
+  if (n <= WHOLE_POOL_UP_TO) return n;
+  const step = stepOf(n);
+  return Math.floor(n / step) * step;
+}
+
+interface Build<T> {
+  prefix: number;
+  steps: Generator<void, T>;
+  value?: T;
+  failed?: boolean;
+}
+
+const builds = new WeakMap<ProfileState, Map<string, Build<unknown>[]>>();
+
+/**
+ * The calibration on the pool's rebuild prefix (`start(m)` makes the stepwise build on the first m rows).
+ * Built here when no background build has finished it (the first request, or after a start); the next
+ * prefix's build is started in the background.
+ */
+export function rebuilt<T>(profile: ProfileState, key: string, n: number, start: (m: number) => Generator<void, T>): T {
+  let byKey = builds.get(profile);
+  if (!byKey) builds.set(profile, (byKey = new Map()));
+  let list = byKey.get(key) as Build<T>[] | undefined;
+  if (!list) byKey.set(key, (list = []));
+  const m = rebuildPrefix(n);
+  let build = list.find((b) => b.prefix === m && !b.failed);
+  if (!build) list.push((build = { prefix: m, steps: start(m) }));
+  if (build.value === undefined) {
+    try {
+      build.value = finish(build.steps);
+    } catch (err) {
+      build.failed = true;
+      throw err;
+    }
+  }
+  const next = nextPrefix(n);
+  if (next > m && !list.some((b) => b.prefix === next)) {
+    const ahead: Build<T> = { prefix: next, steps: start(next) };
+    list.push(ahead);
+    inBackground(ahead);
+  }
+  byKey.set(key, list.filter((b) => b.prefix >= m));
+  return build.value;
+}
+
+function finish<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+function inBackground<T>(build: Build<T>): void {
+  const slice = () => {
+    if (build.value !== undefined || build.failed) return; // a request finished it meanwhile
+    const until = performance.now() + SLICE_MS;
+    try {
+      for (;;) {
+        const r = build.steps.next();
+        if (r.done) {
+          build.value = r.value;
+          return;
+        }
+        if (performance.now() >= until) break;
+      }
+    } catch {
+      build.failed = true; // a request builds it again, and meets the error itself
+      return;
+    }
+    setImmediate(slice);
+  };
+  setImmediate(slice);
+}

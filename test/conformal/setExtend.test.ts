@@ -1,0 +1,113 @@
+// extendSet: a calibration extended batch by batch equals calibrateSet on all the examples at once (same u per
+// example), stratum by stratum and prediction by prediction, for every method and stratification.
+import { describe, expect, it } from "vitest";
+import {
+  calibrateSet, extendSet, mergeAscending, mulberry32, predictSet, type CalibratedSet,
+} from "../../src/conformal/index.js";
+
+function data(n: number, K: number, seed: number) {
+  const rng = mulberry32(seed);
+  const rows = new Float64Array(n * K);
+  const labels = new Int32Array(n);
+  const groups: string[] = [];
+  const uniforms = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    const y = Math.floor(rng() * K);
+    labels[i] = y;
+    for (let j = 0; j < K; j++) sum += rows[i * K + j] = j === y ? 1 + rng() * 2 : rng() < 0.1 ? 0 : rng();
+    for (let j = 0; j < K; j++) rows[i * K + j] = rows[i * K + j]! / sum;
+    groups.push(["a", "b", "__proto__"][Math.floor(rng() * 3)]!);
+    uniforms[i] = rng();
+  }
+  return { rows, labels, groups, uniforms };
+}
+
+function sameCalibration(a: CalibratedSet, b: CalibratedSet): void {
+  const { strata: sa, ...ra } = a;
+  const { strata: sb, ...rb } = b;
+  expect(ra).toEqual(rb);
+  expect([...sa.keys()]).toEqual([...sb.keys()]);
+  for (const [key, st] of sa) {
+    const other = sb.get(key)!;
+    expect([st.n, st.k, Object.is(st.threshold, other.threshold)]).toEqual([other.n, other.k, true]);
+    expect(Buffer.from(st.scores.buffer, st.scores.byteOffset, st.scores.byteLength).equals(Buffer.from(other.scores.buffer, other.scores.byteOffset, other.scores.byteLength))).toBe(true);
+  }
+}
+
+const CASES = [
+  { method: "LAC" }, { method: "APS" }, { method: "APS", randomized: false }, { method: "RAPS", lambda: 0.05, kReg: 1 },
+  { method: "LAC", grouped: true }, { method: "APS", grouped: true }, { method: "APS", classConditional: true }, { method: "LAC", grouped: true, classConditional: true },
+] as const;
+
+describe("extendSet", () => {
+  for (const c of CASES) {
+    it(`equals a full calibration over random batches: ${JSON.stringify(c)}`, () => {
+      const K = 4;
+      for (let trial = 0; trial < 5; trial++) {
+        const n = 300 + trial * 97;
+        const { rows, labels, groups, uniforms } = data(n, K, 11 + trial);
+        const options = { ...c, alpha: 0.1 };
+        const grouped = "grouped" in c && c.grouped;
+        const full = (m: number) => {
+          let t = 0;
+          return calibrateSet(
+            { probabilities: { data: rows.subarray(0, m * K), width: K }, labels: labels.subarray(0, m), ...(grouped ? { groups: groups.slice(0, m) } : {}) },
+            { ...options, rng: () => uniforms[t++]! },
+          );
+        };
+        const cuts = mulberry32(trial);
+        let at = Math.floor(n / 5);
+        let cal = full(at);
+        while (at < n) {
+          const next = Math.min(n, at + 1 + Math.floor(cuts() * 60));
+          cal = extendSet(cal, {
+            probabilities: rows.slice(at * K, next * K), width: K, labels: labels.slice(at, next),
+            ...(grouped ? { groups: groups.slice(at, next) } : {}), uniforms: uniforms.slice(at, next),
+          });
+          at = next;
+          sameCalibration(cal, full(at));
+        }
+        // Predictions follow: same sets for the same queries and u.
+        const reference = full(n);
+        const q = mulberry32(99);
+        for (let i = 0; i < 50; i++) {
+          const p = Float64Array.from({ length: K }, () => q());
+          const s = p.reduce((x, y) => x + y, 0);
+          for (let j = 0; j < K; j++) p[j] = p[j]! / s;
+          const query = { probabilities: p, ...(grouped ? { group: groups[i]! } : {}) };
+          const u = q();
+          expect(predictSet(cal, query, () => u).set).toEqual(predictSet(reference, query, () => u).set);
+        }
+      }
+    });
+  }
+
+  it("leaves the calibration it extends as it was", () => {
+    const { rows, labels, uniforms } = data(200, 3, 5);
+    let t = 0;
+    const cal = calibrateSet({ probabilities: { data: rows.subarray(0, 300), width: 3 }, labels: labels.subarray(0, 100) }, { method: "APS", alpha: 0.2, rng: () => uniforms[t++]! });
+    const before = Float64Array.from(cal.strata.get("")!.scores);
+    extendSet(cal, { probabilities: rows.slice(300), width: 3, labels: labels.slice(100), uniforms: uniforms.slice(100) });
+    expect(cal.n).toBe(100);
+    expect(cal.strata.get("")!.scores).toEqual(before);
+  });
+
+  it("refuses a randomized extension without uniforms and a batch whose groups do not fit", () => {
+    const { rows, labels } = data(50, 3, 6);
+    const aps = calibrateSet({ probabilities: { data: rows, width: 3 }, labels }, { method: "APS", alpha: 0.2, rng: mulberry32(1) });
+    expect(() => extendSet(aps, { probabilities: rows.slice(0, 3), width: 3, labels: [0] })).toThrow(/uniform/);
+    expect(() => extendSet(aps, { probabilities: rows.slice(0, 3), width: 3, labels: [0], groups: ["a"], uniforms: [0.5] })).toThrow(/groups/);
+    expect(() => extendSet(aps, { probabilities: Float64Array.of(0.5, NaN, 0.5), width: 3, labels: [0], uniforms: [0.5] })).toThrow(/probabilities\[0\]\[1\]/);
+    expect(() => extendSet(aps, { probabilities: Float64Array.of(0.5, 0.2, 0.3), width: 3, labels: [3], uniforms: [0.5] })).toThrow(/labels\[0\]/);
+  });
+
+  it("merges ascending arrays", () => {
+    const r = mulberry32(3);
+    for (let t = 0; t < 200; t++) {
+      const a = Float64Array.from({ length: Math.floor(r() * 40) }, () => Math.floor(r() * 20)).sort();
+      const b = Float64Array.from({ length: Math.floor(r() * 10) }, () => Math.floor(r() * 20)).sort();
+      expect(mergeAscending(a, b)).toEqual(Float64Array.from([...a, ...b]).sort());
+    }
+  });
+});

@@ -1,0 +1,49 @@
+// The rebuild prefix of calibrations that cannot be extended (Venn–Abers, RAPS): a function of the pool size
+// alone, never decreasing, and built in the background a step before any request needs it.
+import { describe, expect, it } from "vitest";
+import { ProfileState } from "../../src/service/profiles/profileState.js";
+import { rebuildPrefix, rebuilt, WHOLE_POOL_UP_TO } from "../../src/service/engine/rebuilds.js";
+
+const meta = { name: "p", backend: { provider: "client_evidence" }, method: "LAC", alpha: 0.1, strict_fingerprint: false, created_at: "2026-01-01T00:00:00.000Z" } as never;
+
+describe("rebuild prefix", () => {
+  it("is the whole pool while small, then lags the pool by one to two steps and never decreases", () => {
+    let last = 0;
+    for (let n = 0; n < 3_000_000; n += 1 + Math.floor(n / 997)) {
+      const m = rebuildPrefix(n);
+      if (n <= WHOLE_POOL_UP_TO) expect(m).toBe(n);
+      else expect(n - m).toBeLessThanOrEqual(n / 8);
+      expect(m).toBeLessThanOrEqual(n);
+      expect(m).toBeGreaterThanOrEqual(last);
+      last = m;
+    }
+  });
+
+  it("builds the next prefix in the background, so that the request that needs it finds it ready", async () => {
+    const state = new ProfileState(meta);
+    const built: { m: number; by: "request" | "background" }[] = [];
+    let inRequest = false;
+    const start = function* (m: number) {
+      for (let i = 0; i < 3; i++) yield;
+      built.push({ m, by: inRequest ? "request" : "background" });
+      return m;
+    };
+    const ask = (n: number) => {
+      inRequest = true;
+      try {
+        return rebuilt(state, "k", n, start);
+      } finally {
+        inRequest = false;
+      }
+    };
+    const n = 100_000;
+    expect(ask(n)).toBe(rebuildPrefix(n));
+    expect(built).toEqual([{ m: rebuildPrefix(n), by: "request" }]);
+    // The pool grows by a step: the prefix it then needs was started in the background by the first request.
+    await new Promise((r) => setTimeout(r, 50));
+    const later = n + 2 ** (Math.floor(Math.log2(n)) - 4);
+    expect(rebuildPrefix(later)).toBeGreaterThan(rebuildPrefix(n));
+    expect(ask(later)).toBe(rebuildPrefix(later));
+    expect(built[1]).toEqual({ m: rebuildPrefix(later), by: "background" });
+  });
+});
