@@ -16,7 +16,9 @@ import type { RunSummary } from "./summary.js";
 
 export type { Disagreement, RunSummary, SummaryAlert } from "./summary.js";
 export type { Figure } from "./charts/chart.js";
-export type { BaselineRow, CoverageStratum, ForecastCalibration, RunStatistics } from "./runStatistics.js";
+export type { BaselineRow, ForecastCalibration, RunStatistics } from "./runStatistics.js";
+export type { BaselineOverRepeats, CellStatistics, ForecastOverRepeats, Spread, StratumOverRepeats } from "./repeatStatistics.js";
+export { overRepeats, spreadOf } from "./repeatStatistics.js";
 export type { QueryRunSummary, QuerySection } from "./querySummary.js";
 export { escapeHtml } from "./html.js";
 

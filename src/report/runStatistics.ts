@@ -2,15 +2,7 @@
 // marginal (by true class, group, set size), the threshold the sets come from, how calibrated the raw
 // probabilities were beside the Venn–Abers beliefs, and what the naive sets would have done.
 
-/** Coverage of one stratum of the test split, with its Clopper–Pearson 95% interval. */
-export interface CoverageStratum {
-  key: string;
-  n: number;
-  covered: number;
-  coverage: number;
-  averageSize: number;
-  ci: [number, number];
-}
+import type { StratumCoverage } from "../conformal/index.js";
 
 /** Calibration of forecasts of binary events: ECE over 10 equal-width bins, Brier score, log-loss (nats). */
 export interface ForecastCalibration {
@@ -44,9 +36,10 @@ export interface RunStatistics {
   threshold: { method: string; score: number; k: number; n: number; rule: string };
   /** Shares of the test split's sets that were empty, singletons, or every option. */
   rates: { n: number; empty: number; singleton: number; full: number };
-  coverageByClass: CoverageStratum[];
-  coverageByGroup: CoverageStratum[];
-  coverageBySize: CoverageStratum[];
+  /** Coverage of each stratum of the test split, with its Clopper–Pearson 95% interval. */
+  coverageByClass: StratumCoverage[];
+  coverageByGroup: StratumCoverage[];
+  coverageBySize: StratumCoverage[];
   /** Size-stratified coverage: the lowest coverage over set sizes holding at least 10 test items (NaN if none). */
   sizeStratifiedCoverage: number;
   calibration: {
@@ -59,4 +52,6 @@ export interface RunStatistics {
   /** Sets at the same α on the test split: the conformal ones and the naive ones. */
   baselines: BaselineRow[];
   warnings: string[];
+  /** A stable code per warning (same order), so repeats of a suite can count each kind. Absent in older summaries. */
+  warningCodes?: string[];
 }

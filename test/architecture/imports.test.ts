@@ -18,7 +18,8 @@ const ALLOWED: Record<string, string[]> = {
   service: ["api", "conformal", "adapters", "evidence", "durable", "store"],
   mail: ["api", "client", "durable", "store"],
   datasets: ["api"],
-  report: ["api"],
+  // The report draws the engine's own result types (a stratum's coverage), never a second copy of them.
+  report: ["api", "conformal"],
   run: ["api", "conformal", "adapters", "evidence", "store", "client", "service", "mail", "datasets", "report", "durable"],
 };
 /**

@@ -1,19 +1,19 @@
 // Coverage of each true class and each set size on the test split, with Clopper–Pearson 95% ranges,
 // against the target: marginal coverage can hold while one class or the singletons fall short.
 import type { RunSummary } from "../summary.js";
-import type { CoverageStratum } from "../runStatistics.js";
+import type { StratumCoverage } from "../../conformal/index.js";
 import { COLORS, type ChartOption, fmt } from "./chart.js";
 
 export function conditionalCoverageChart(s: RunSummary): ChartOption {
   const st = s.statistics!;
   const sizeWord = s.queryType === "interval" ? "width" : "size";
-  const rows: [string, CoverageStratum][] = [
-    ...st.coverageByClass.map((r) => [`class ${r.key} (n=${r.n})`, r] as [string, CoverageStratum]),
-    ...st.coverageBySize.map((r) => [`${sizeWord} ${r.key} (n=${r.n})`, r] as [string, CoverageStratum]),
+  const rows: [string, StratumCoverage][] = [
+    ...st.coverageByClass.map((r) => [`class ${r.key} (n=${r.n})`, r] as [string, StratumCoverage]),
+    ...st.coverageBySize.map((r) => [`${sizeWord} ${r.key} (n=${r.n})`, r] as [string, StratumCoverage]),
   ];
   const lo = Math.min(st.target, ...rows.map(([, r]) => r.ci[0]));
   const min = Math.max(0, Math.floor((lo - 0.05) * 10) / 10);
-  const under = (r: CoverageStratum) => r.ci[1] < st.target;
+  const under = (r: StratumCoverage) => r.ci[1] < st.target;
   return {
     grid: { left: 140, right: 30, top: 40, bottom: 50 },
     legend: { top: 8, data: ["coverage", "95% interval", "target"] },
