@@ -1,11 +1,15 @@
 // The comparative report of a suite: one self-contained page, tables per model × task × method × α and
 // the figures that put the models side by side.
-import { benchCalibrationChart, benchCoverageChart, benchSetSizeChart, benchThroughputChart } from "./charts/bench.js";
+import {
+  benchBaselinesChart, benchCalibrationChart, benchConditionalChart, benchCoverageChart, benchSetSizeChart, benchThroughputChart, modelTaskRows,
+} from "./charts/bench.js";
 import { type Figure, renderChart } from "./charts/chart.js";
-import type { BenchSummary } from "./benchSummary.js";
+import type { BenchRow, BenchSummary } from "./benchSummary.js";
 import { escapeHtml } from "./escape.js";
+import type { Spread } from "./repeatStatistics.js";
+import { statisticsTables } from "./statisticsSection.js";
 
-export const BENCH_FIGURE_IDS = ["bench-coverage", "bench-set-size", "bench-calibration", "bench-throughput"] as const;
+export const BENCH_FIGURE_IDS = ["bench-coverage", "bench-set-size", "bench-conditional", "bench-baselines", "bench-calibration", "bench-throughput"] as const;
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "–");
 const num = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
@@ -16,9 +20,57 @@ export function benchFigures(s: BenchSummary): Figure[] {
   return [
     { id: "bench-coverage", title: "Coverage by model", caption: `mean test coverage over ${s.repeats} repeats against the target 1 − α`, svg: renderChart(benchCoverageChart(s), wide, 400) },
     { id: "bench-set-size", title: "Mean set size by model", caption: "smaller is more informative at the same coverage", svg: renderChart(benchSetSizeChart(s), wide, 400) },
-    { id: "bench-calibration", title: "Calibration error: raw probabilities against Venn–Abers beliefs", caption: "ECE over (item, option) pairs of the test splits, first repeat of each model × task", svg: renderChart(benchCalibrationChart(s), wide, 400) },
+    { id: "bench-conditional", title: "Conditional coverage by model", caption: "bars: the least-covered true class; dots: size-stratified coverage (the least-covered set size held by at least 10 test items); mean over repeats", svg: renderChart(benchConditionalChart(s), wide, 420) },
+    { id: "bench-baselines", title: "Conformal sets beside naive ones, by model", caption: "test coverage at the same α of the conformal sets, top-1, the smallest top-k reaching 1 − α on calibration, and cumulative probability ≥ 1 − α; mean over repeats", svg: renderChart(benchBaselinesChart(s), wide, 420) },
+    { id: "bench-calibration", title: "Calibration error: raw probabilities against Venn–Abers beliefs", caption: "ECE over (item, option) pairs of the test splits, mean over the repeats of each model × task", svg: renderChart(benchCalibrationChart(s), wide, 400) },
     { id: "bench-throughput", title: "Evidence throughput", caption: "items per second of the evidence step (rows read from the cache count too)", svg: renderChart(benchThroughputChart(s)) },
   ];
+}
+
+const sp = (x: Spread, f: (v: number) => string) => `${f(x.mean)} ± ${f(x.sd)}`;
+const cellName = (r: BenchRow) => `${short(r.model)} · ${escapeHtml(r.task)} · ${escapeHtml(r.method)} · α ${r.alpha}`;
+
+/** Every cell's conformal sets beside the naive ones at the same α: coverage and mean size, mean ± sd over repeats. */
+function baselinesTable(s: BenchSummary): string {
+  const names = [...new Set(s.rows.flatMap((r) => r.statistics.baselines.map((b) => b.name)))];
+  const body = s.rows.map((r) => `<tr><td>${short(r.model)}</td><td>${escapeHtml(r.task)}</td><td>${escapeHtml(r.method)}</td><td>${r.alpha}</td>${names.map((n) => {
+    const b = r.statistics.baselines.find((x) => x.name === n);
+    if (!b) return "<td>–</td><td>–</td>";
+    const k = b.k ? ` <small>k = ${[...new Set(b.k)].join(", ")}</small>` : "";
+    return `<td class=${b.below > 0 ? "bad" : "ok"}>${sp(b.coverage, pct)}${k}</td><td>${sp(b.averageSize, (x) => num(x, 2))}</td>`;
+  }).join("")}</tr>`).join("\n");
+  return `<table id="bench-baselines-table"><tr><th rowspan=2>model</th><th rowspan=2>task</th><th rowspan=2>method</th><th rowspan=2>α</th>${names.map((n) => `<th colspan=2>${escapeHtml(n)}</th>`).join("")}</tr>
+<tr>${names.map(() => "<th>coverage</th><th>mean size</th>").join("")}</tr>
+${body}</table>`;
+}
+
+/** ECE, Brier and log-loss of the raw probabilities and of the Venn–Abers beliefs, per model × task. */
+function calibrationTable(s: BenchSummary): string {
+  const f = (x: Spread) => sp(x, (v) => num(v, 4));
+  const body = modelTaskRows(s).map((r) => {
+    const { raw, vennAbers: va, topLabel } = r.statistics.calibration;
+    const vaCells = va ? `<td>${f(va.ece)}</td><td>${f(va.brier)}</td><td>${f(va.logLoss)}</td>` : `<td colspan=3>none (interval answers)</td>`;
+    return `<tr><td>${short(r.model)}</td><td>${escapeHtml(r.task)}</td><td>${raw.n}</td><td>${f(raw.ece)}</td><td>${f(raw.brier)}</td><td>${f(raw.logLoss)}</td>${vaCells}<td>${sp(topLabel.accuracy, pct)}</td></tr>`;
+  }).join("\n");
+  return `<table id="bench-calibration-errors"><tr><th rowspan=2>model</th><th rowspan=2>task</th><th rowspan=2>forecasts</th><th colspan=3>raw probabilities</th><th colspan=3>Venn–Abers beliefs</th><th rowspan=2>top-1 accuracy</th></tr>
+<tr><th>ECE</th><th>Brier</th><th>log-loss</th><th>ECE</th><th>Brier</th><th>log-loss</th></tr>
+${body}</table>`;
+}
+
+/** Warnings of every cell, each with the number of repeats that gave it. */
+function warningsList(s: BenchSummary): string {
+  const items = s.rows.flatMap((r, i) => r.statistics.warnings.map((w) => `<li><a href="#cell-${i}">${cellName(r)}</a>: ${escapeHtml(w.text)} <small>(${w.repeats} of ${r.repeats} repeats)</small></li>`));
+  return items.length ? `<ul id="bench-warnings">${items.join("\n")}</ul>` : `<p id="bench-warnings" class=ok>No warning.</p>`;
+}
+
+/** Each cell's full statistician's section: the run report's tables, over the repeats. */
+function cellSections(s: BenchSummary): string {
+  return s.rows.map((r, i) => {
+    const interval = r.queryType === "interval";
+    const o = { suffix: `-${i}`, sizeWord: interval ? "width (levels)" : "set size", answers: interval ? "intervals" : "sets" };
+    return `<details id="cell-${i}"${i === 0 ? " open" : ""}><summary><b>${cellName(r)}</b> — coverage ${sp(r.statistics.baselines[0]!.coverage, pct)}, q̂ ${sp(r.statistics.threshold.score, (x) => num(x, 4))}, ${r.statistics.warnings.length} warning(s)</summary>
+${statisticsTables(r.statistics, o, 4)}</details>`;
+  }).join("\n");
 }
 
 export function benchPageOf(s: BenchSummary): string {
@@ -34,18 +86,33 @@ export function benchPageOf(s: BenchSummary): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>calibkit bench — ${escapeHtml(s.suite.split("/").pop()!)}</title>
 <style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px;margin:1em 0}
-td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}th{background:#f3f4f6}.ok{color:#16a34a}.bad{color:#dc2626}figure{margin:2em 0}</style></head>
+td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}th{background:#f3f4f6}.ok{color:#16a34a}.bad{color:#dc2626}figure{margin:0;border:1px solid #e5e7eb;border-radius:6px;padding:8px}
+.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(660px,1fr));gap:16px}figure svg{max-width:100%;height:auto}
+details{margin:1em 0;border-top:1px solid #e5e7eb;padding-top:.5em}table.wide{width:100%}</style></head>
 <body><h1>calibkit bench</h1>
 <p>${escapeHtml(s.suite)} — ${s.models.length} model(s) × ${s.tasks.length} task(s) × ${s.methods.join(", ")} × α ∈ {${s.alphas.join(", ")}}, ${s.repeats} repeats (seed ${s.seed}), ${num(s.totalSeconds, 1)} s in all.
-Each repeat is an independent random split; the band is the central ${pct(s.rows[0]?.bandLevel ?? 0.999)} of one repeat's coverage under split conformal's beta-binomial law.</p>
+Each repeat is an independent random split; the finite-sample band is the central ${pct(s.rows[0]?.bandLevel ?? 0.999)} of one repeat's coverage under split conformal's beta-binomial law (coverage ~ Beta(k, n + 1 − k), k = ⌈(n+1)(1−α)⌉), and the beta law column gives that law's mean ± sd with the z of the mean over repeats.</p>
 <h2>Results</h2>
-<table><tr><th>model</th><th>task</th><th>method</th><th>α</th><th>coverage (mean ± sd, range)</th><th>finite-sample band</th><th>beta law (mean ± sd)</th><th>mean size</th><th>singletons</th><th>empty</th><th>accuracy</th><th>ECE raw</th><th>ECE Venn–Abers</th><th>cal/test</th></tr>
+<table><tr><th>model</th><th>task</th><th>method</th><th>α</th><th>coverage (mean ± sd, range)</th><th>finite-sample band (central ${pct(s.rows[0]?.bandLevel ?? 0.999)})</th><th>beta law (mean ± sd)</th><th>mean size</th><th>singletons</th><th>empty</th><th>accuracy</th><th>ECE raw</th><th>ECE Venn–Abers</th><th>cal/test</th></tr>
 ${rows}</table>
+<h2>Conformal sets beside naive ones at the same α</h2>
+<p>Top-1: the most probable option; top-k: the smallest k whose top-k sets cover 1 − α of each repeat's calibration split; cumulative: options by decreasing probability until they add up to 1 − α (no calibration). Only the conformal sets carry a finite-sample guarantee. Red: some repeat's Clopper–Pearson 95% interval lies below the target.</p>
+${baselinesTable(s)}
+<h2>Calibration of the probabilities</h2>
+<p>Every (test item, option) pair of each repeat's test split: the model's normalised probability, and the Venn–Abers belief p1 / (1 − p0 + p1) fitted on the repeat's calibration split. ECE over 10 equal-width bins; Brier; log-loss in nats. Mean ± sd over repeats.</p>
+${calibrationTable(s)}
+<h2>Warnings</h2>
+${warningsList(s)}
 <h2>Evidence</h2>
 <table><tr><th>model</th><th>task</th><th>level</th><th>items</th><th>cached</th><th>computed</th><th>model calls</th><th>time</th><th>items/s</th><th>tokens/s</th></tr>
 ${ev}</table>
 <h2>Figures</h2>
+<div class="figures">
 ${figs}
+</div>
+<h2>Each cell: threshold, conditional coverage, calibration, baselines</h2>
+<p>The run report's tables for every model × task × method × α, as mean ± sd over the ${s.repeats} repeats; a stratum is "under" in a repeat when its Clopper–Pearson 95% interval lies entirely below the target.</p>
+${cellSections(s)}
 </body></html>
 `;
 }

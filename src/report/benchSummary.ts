@@ -1,9 +1,12 @@
 // What `calibkit bench` writes (docs/bench.md): one row per model × task × method × α, aggregated over
 // the suite's repeats, and the evidence throughput per model × task.
+import type { CellStatistics } from "./repeatStatistics.js";
 
 export interface BenchRow {
   model: string;
   task: string;
+  /** Set queries (multiple choice) or interval queries (ordinal items). */
+  queryType: "set" | "interval";
   method: string;
   alpha: number;
   repeats: number;
@@ -21,9 +24,12 @@ export interface BenchRow {
   singletonRate: number;
   emptyRate: number;
   accuracy: number;
-  /** Expected calibration error (10 bins) over (item, option) pairs of the test split. */
+  /** Expected calibration error (10 bins) over (item, option) pairs of the test split, mean over repeats. */
   eceRaw: number;
+  /** NaN for interval tasks (no Venn–Abers beliefs, as in a run). */
   eceVennAbers: number;
+  /** The run report's statistician's section (threshold, conditional coverage, calibration errors, baselines, warnings) over the repeats. */
+  statistics: CellStatistics;
   /** Calibrate + predict over all repeats. */
   seconds: number;
 }

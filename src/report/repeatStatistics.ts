@@ -78,7 +78,7 @@ export function spreadOf(values: readonly number[]): Spread {
 
 type Stratum = RunStatistics["coverageByClass"][number];
 
-/** Strata in the order of their first appearance over the repeats (each repeat's order is already meaningful). */
+/** Strata in the order of their first appearance over the repeats (class order is the options'), numeric keys (set sizes) in number order. */
 function strataOver(lists: readonly Stratum[][], target: number): StratumOverRepeats[] {
   const keys: string[] = [];
   const by = new Map<string, Stratum[]>();
@@ -88,6 +88,7 @@ function strataOver(lists: readonly Stratum[][], target: number): StratumOverRep
       by.get(s.key)!.push(s);
     }
   }
+  if (keys.every((k) => /^-?\d+$/.test(k))) keys.sort((a, b) => Number(a) - Number(b));
   return keys.map((key) => {
     const xs = by.get(key)!;
     return {

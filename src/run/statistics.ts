@@ -30,7 +30,10 @@ export interface StatisticsInput {
   /** The Venn–Abers pairs of the service's answers (set queries). */
   pairs: readonly BeliefPair[];
   profile: { n: number; minimumN: number; recommendedN: number };
-  audit: RunSummary["audit"];
+  /** Absent where the run holds no audit split (a suite's repeats). */
+  audit?: RunSummary["audit"];
+  /** The threshold the answers came from, when the caller calibrated (a suite cell): reported as it is, not fitted again. */
+  fitted?: { score: number; k: number };
 }
 
 /** Strata with fewer test items than this are not counted in the size-stratified coverage. */
@@ -41,14 +44,20 @@ function forecast(p: number[], y: number[]): ForecastCalibration {
   return { n: p.length, ece: expectedCalibrationError(p, y, BINS), brier: brierScore(p, y), logLoss: logLoss(p, y) };
 }
 
-function thresholdOf(input: StatisticsInput): RunStatistics["threshold"] {
+function fitThreshold(input: StatisticsInput): { score: number; k: number } {
   const { calibration, method, alpha, seed } = input;
   const width = calibration[0]?.probabilities.length ?? 0;
   const examples = { probabilities: { data: Float64Array.from(calibration.flatMap((c) => c.probabilities)), width }, labels: Int32Array.from(calibration.map((c) => c.label)) };
   const options = { method, alpha, rng: rngFromString(`${seed}@threshold`) };
   const cal = input.type === "set" ? calibrateSet(examples, options) : calibrateInterval(examples, options);
   const s = cal.strata.get("")!;
-  const q = s.threshold;
+  return { score: s.threshold, k: s.k };
+}
+
+function thresholdOf(input: StatisticsInput): RunStatistics["threshold"] {
+  const { method } = input;
+  const s = input.fitted ?? fitThreshold(input);
+  const q = s.score;
   const rule = !Number.isFinite(q)
     ? "q̂ = +∞: too few calibration examples for this α, so every answer holds every option"
     : method === "LAC"
@@ -56,7 +65,7 @@ function thresholdOf(input: StatisticsInput): RunStatistics["threshold"] {
       : method === "APS" || method === "RAPS"
         ? `options join by decreasing probability until their (randomized${method === "RAPS" ? ", rank-penalised" : ""}) cumulative mass reaches q̂`
         : `levels are kept while their ${method} score is at most q̂`;
-  return { method, score: q, k: s.k, n: s.n, rule };
+  return { method, score: q, k: s.k, n: input.calibration.length, rule };
 }
 
 function baselines(input: StatisticsInput): BaselineRow[] {
@@ -91,28 +100,32 @@ function baselines(input: StatisticsInput): BaselineRow[] {
   return rows;
 }
 
-function warningsOf(input: StatisticsInput, s: Omit<RunStatistics, "warnings">): string[] {
+/** A warning and its stable code (what a suite counts over its repeats). */
+type Warning = [code: string, text: string];
+
+function warningsOf(input: StatisticsInput, s: Omit<RunStatistics, "warnings">): Warning[] {
   const { profile, alpha, test, audit } = input;
-  const out: string[] = [];
+  const out: Warning[] = [];
   if (profile.n < profile.minimumN) {
-    out.push(`calibration set of ${profile.n} examples is below the minimum n = ${profile.minimumN} for α = ${alpha}: the threshold is infinite and every set holds every option`);
+    out.push(["below-minimum-n", `calibration set of ${profile.n} examples is below the minimum n = ${profile.minimumN} for α = ${alpha}: the threshold is infinite and every set holds every option`]);
   } else if (profile.n < profile.recommendedN) {
     const p = coverageWithinProbability(profile.n, alpha, 0.02);
-    out.push(`small calibration set: ${profile.n} examples (recommended ${profile.recommendedN}); the coverage of sets calibrated on so few lands within ±0.02 of ${1 - alpha} with probability ${(100 * p).toFixed(0)}%, not 95%`);
+    out.push(["small-calibration", `small calibration set: ${profile.n} examples (recommended ${profile.recommendedN}); the coverage of sets calibrated on so few lands within ±0.02 of ${1 - alpha} with probability ${(100 * p).toFixed(0)}%, not 95%`]);
   }
   const half = (s.baselines[0]!.ci[1] - s.baselines[0]!.ci[0]) / 2;
-  if (half > 0.05) out.push(`small test split: ${test.length} items measure coverage to about ±${(100 * half).toFixed(0)} points (95% Clopper–Pearson)`);
+  if (half > 0.05) out.push(["small-test", `small test split: ${test.length} items measure coverage to about ±${(100 * half).toFixed(0)} points (95% Clopper–Pearson)`]);
   const strataKinds = [["classes", s.coverageByClass], ["groups", s.coverageByGroup], [input.type === "interval" ? "interval widths" : "set sizes", s.coverageBySize]] as const;
   for (const [what, strata] of strataKinds) {
     const under = strata.filter((x) => x.ci[1] < s.target);
     if (under.length) {
-      out.push(`under-covered ${what}: ${under.slice(0, 8).map((x) => `${x.key} ${(100 * x.coverage).toFixed(1)}% of ${x.n}`).join(", ")}${under.length > 8 ? ", …" : ""} (95% interval below the target; marginal calibration promises nothing per stratum)`);
+      out.push([`under-covered-${what.replace(/ /g, "-")}`, `under-covered ${what}: ${under.slice(0, 8).map((x) => `${x.key} ${(100 * x.coverage).toFixed(1)}% of ${x.n}`).join(", ")}${under.length > 8 ? ", …" : ""} (95% interval below the target; marginal calibration promises nothing per stratum)`]);
     }
   }
-  if (s.rates.empty > 0) out.push(`${(100 * s.rates.empty).toFixed(1)}% of the sets are empty (LAC returns an empty set when no option is probable enough; those items count as not covered)`);
-  if (audit.result === "fail") out.push(`the audit failed: realized coverage ${(100 * audit.realizedCoverage).toFixed(1)}% of ${audit.sample}, 95% CI entirely below the target`);
-  else if (audit.result === "skipped") out.push("no audit: the split left no held-out audit examples");
-  else if (audit.sample < profile.minimumN) out.push(`the audit sample of ${audit.sample} is small: its interval is wide and it can hardly fail`);
+  if (s.rates.empty > 0) out.push(["empty-sets", `${(100 * s.rates.empty).toFixed(1)}% of the sets are empty (LAC returns an empty set when no option is probable enough; those items count as not covered)`]);
+  if (!audit) return out;
+  if (audit.result === "fail") out.push(["audit-failed", `the audit failed: realized coverage ${(100 * audit.realizedCoverage).toFixed(1)}% of ${audit.sample}, 95% CI entirely below the target`]);
+  else if (audit.result === "skipped") out.push(["no-audit", "no audit: the split left no held-out audit examples"]);
+  else if (audit.sample < profile.minimumN) out.push(["small-audit", `the audit sample of ${audit.sample} is small: its interval is wide and it can hardly fail`]);
   return out;
 }
 
@@ -170,5 +183,6 @@ export function runStatistics(input: StatisticsInput): RunStatistics {
     baselines: [],
   };
   partial.baselines = m ? baselines(input) : [];
-  return { ...partial, warnings: m ? warningsOf(input, partial) : ["no test items: nothing to measure"] };
+  const warnings: Warning[] = m ? warningsOf(input, partial) : [["no-test", "no test items: nothing to measure"]];
+  return { ...partial, warnings: warnings.map(([, text]) => text), warningCodes: warnings.map(([code]) => code) };
 }

@@ -31,11 +31,26 @@ describe.skipIf(!HAVE_MODELS)("calibkit bench", () => {
       expect(row.singletonRate + row.emptyRate).toBeLessThanOrEqual(1);
       expect(row.eceRaw).toBeGreaterThanOrEqual(0);
       expect(row.eceVennAbers).toBeGreaterThanOrEqual(0);
+      // The run report's statistics over the repeats: conditional coverage, threshold, calibration errors, baselines.
+      const st = row.statistics;
+      expect(st.repeats).toBe(3);
+      expect(st.coverageByClass.length).toBeGreaterThan(1);
+      expect(st.coverageBySize.length).toBeGreaterThan(0);
+      expect(st.threshold.n).toBe(row.calibration);
+      expect(st.baselines.map((b) => b.name)).toEqual(["conformal", "top-1", "top-k", "cumulative"]);
+      expect(st.baselines[0]!.coverage.mean).toBeCloseTo(row.coverage.mean, 12);
+      for (const f of [st.calibration.raw, st.calibration.vennAbers!]) for (const v of [f.ece, f.brier, f.logLoss]) expect(v.mean).toBeGreaterThanOrEqual(0);
     }
     expect(s.evidence.every((e) => e.computed === e.items && e.modelCalls > 0 && e.itemsPerSecond > 0 && e.tokensPerSecond! > 0)).toBe(true);
     const csv = (await readFile(join(dir, "a", "results.csv"), "utf8")).trim().split("\n");
     expect(csv).toHaveLength(1 + s.rows.length);
-    expect(csv[0]).toMatch(/^model,task,method,alpha,repeats,.*coverage_mean,coverage_sd/);
+    expect(csv[0]).toMatch(/^model,task,query_type,method,alpha,repeats,.*coverage_mean,coverage_sd.*threshold_mean.*ece_raw.*brier_venn_abers.*top1_coverage.*topk_coverage.*cumulative_coverage/);
+    const conditional = (await readFile(join(dir, "a", "conditional.csv"), "utf8")).trim().split("\n");
+    expect(conditional.length).toBeGreaterThan(s.rows.length * 3);
+    const html = await readFile(join(dir, "a", "report.html"), "utf8");
+    for (const id of ["bench-baselines-table", "bench-calibration-errors", ...s.rows.flatMap((_, i) => ["coverage-by-class", "coverage-by-size", "threshold", "calibration-errors", "baselines"].map((t) => `${t}-${i}`))]) {
+      expect(html, id).toMatch(new RegExp(`<table[^>]*id="${id}">`));
+    }
 
     if (existsSync(CHROMIUM) || process.env.CI) {
       const shot = join(dir, "bench.png");

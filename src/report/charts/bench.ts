@@ -44,15 +44,58 @@ export function benchSetSizeChart(s: BenchSummary): ChartOption {
   };
 }
 
+/** The first cell of each model × task: raw and Venn–Abers calibration depend on the splits, not on the method or α. */
+export const modelTaskRows = (s: BenchSummary): BenchRow[] => [...new Map(s.rows.map((r) => [`${r.model}|${r.task}`, r])).values()];
+
 export function benchCalibrationChart(s: BenchSummary): ChartOption {
-  const pairs = [...new Map(s.rows.map((r) => [`${r.model}|${r.task}`, r])).values()];
+  const pairs = modelTaskRows(s);
   const cats = pairs.map((r) => `${r.model.split("/").pop()} · ${r.task}`);
+  const num = (x: number) => (Number.isFinite(x) ? fmt(x, 4) : null);
   return {
     grid: { left: 60, right: 24, top: 40, bottom: 110 }, legend: { top: 8 }, xAxis: axis(cats),
-    yAxis: { type: "value", name: "ECE (10 bins)" },
+    yAxis: { type: "value", name: "ECE (10 bins), mean over repeats" },
     series: [
-      { name: "raw probabilities", type: "bar", data: pairs.map((r) => fmt(r.eceRaw, 4)), color: COLORS.bad },
-      { name: "Venn–Abers beliefs", type: "bar", data: pairs.map((r) => fmt(r.eceVennAbers, 4)), color: COLORS.good },
+      { name: "raw probabilities", type: "bar", data: pairs.map((r) => num(r.eceRaw)), color: COLORS.bad },
+      { name: "Venn–Abers beliefs", type: "bar", data: pairs.map((r) => num(r.eceVennAbers)), color: COLORS.good },
+    ],
+  };
+}
+
+/** The worst class and the size-stratified coverage of each model, beside the marginal target. */
+export function benchConditionalChart(s: BenchSummary): ChartOption {
+  const cats = categories(s);
+  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
+  const worst = (r: BenchRow) => Math.min(...r.statistics.coverageByClass.map((x) => x.coverage.mean));
+  const ssc = (r: BenchRow) => (Number.isFinite(r.statistics.sizeStratifiedCoverage.mean) ? r.statistics.sizeStratifiedCoverage.mean : NaN);
+  const series = (name: string, value: (r: BenchRow) => number) =>
+    perModel(s, value).map((x) => ({ ...x, name: `${x.name} ${name}`, data: x.data.map((v) => (v === null || Number.isNaN(v) ? null : v)) }));
+  return {
+    grid: { left: 60, right: 24, top: 90, bottom: 110 },
+    legend: { top: 8 },
+    xAxis: axis(cats),
+    yAxis: { type: "value", name: "coverage", min: 0, max: 1 },
+    series: [
+      ...series("worst class", worst).map((x) => ({ ...x, type: "bar" as const })),
+      ...series("size-stratified", ssc).map((x) => ({ ...x, type: "scatter" as const, symbolSize: 10 })),
+      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+    ],
+  };
+}
+
+/** Coverage of the conformal sets and of the naive ones at the same α, models side by side. */
+export function benchBaselinesChart(s: BenchSummary): ChartOption {
+  const cats = categories(s);
+  const names = [...new Set(s.rows.flatMap((r) => r.statistics.baselines.map((b) => b.name)))];
+  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
+  return {
+    grid: { left: 60, right: 24, top: 90, bottom: 110 },
+    legend: { top: 8 },
+    xAxis: axis(cats),
+    yAxis: { type: "value", name: "coverage", min: 0, max: 1 },
+    series: [
+      ...names.flatMap((n) => perModel(s, (r) => r.statistics.baselines.find((b) => b.name === n)?.coverage.mean ?? NaN)
+        .map((x) => ({ ...x, name: `${x.name} ${n}`, data: x.data.map((v) => (v === null || Number.isNaN(v) ? null : v)), type: "bar" as const }))),
+      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
     ],
   };
 }

@@ -11,6 +11,7 @@ import { EvidenceCache } from "../../store/index.js";
 import { choicesOf, METHODS_BY_TYPE, promptItemOf, type ChoiceItem, type QueryType } from "../choices.js";
 import { loadFewshot, withoutExemplars } from "../fewshot.js";
 import { startProgress } from "../progress.js";
+import { conditionalCsv, resultsCsv } from "./csv.js";
 import { benchCell } from "./metrics.js";
 import type { Suite, SuiteTask } from "./suite.js";
 import { SuiteError } from "./suite.js";
@@ -37,21 +38,6 @@ async function loadTask(suite: Suite, task: SuiteTask): Promise<LoadedTask> {
   const items = task.limit !== undefined ? kept.slice(0, task.limit) : kept;
   if (items.length < 4) throw new SuiteError(suite.file, `tasks.${task.name}.dataset`, `${items.length} item(s): a repeat needs at least 2 to calibrate and 2 to test`);
   return { task, type: choices.type, items, fewshot };
-}
-
-const csvCell = (v: unknown) => (typeof v === "string" && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
-
-function resultsCsv(rows: BenchRow[], evidence: BenchEvidence[]): string {
-  const head = ["model", "task", "method", "alpha", "repeats", "calibration", "test", "coverage_mean", "coverage_sd", "coverage_min", "coverage_max",
-    "band_low", "band_high", "in_band", "law_mean", "law_sd", "z", "mean_set_size", "singleton_rate", "empty_rate", "accuracy", "ece_raw", "ece_venn_abers",
-    "evidence_items_per_s", "evidence_tokens_per_s", "evidence_seconds", "cell_seconds"];
-  const lines = rows.map((r) => {
-    const e = evidence.find((x) => x.model === r.model && x.task === r.task)!;
-    return [r.model, r.task, r.method, r.alpha, r.repeats, r.calibration, r.test, r.coverage.mean, r.coverage.sd, r.coverage.min, r.coverage.max,
-      r.band[0], r.band[1], r.inBand, r.law.mean, r.law.sd, r.law.z, r.meanSetSize, r.singletonRate, r.emptyRate, r.accuracy, r.eceRaw, r.eceVennAbers,
-      e.itemsPerSecond, e.tokensPerSecond ?? "", e.seconds, r.seconds].map(csvCell).join(",");
-  });
-  return [head.join(","), ...lines].join("\n") + "\n";
 }
 
 export async function runBench(suite: Suite, options: BenchOptions): Promise<BenchSummary> {
@@ -103,6 +89,7 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
             for (const alpha of suite.alphas) {
               rows.push(benchCell({
                 model, task: t.task.name, type: t.type, method, alpha, probabilities, width, labels,
+                names: t.items.map((i) => i.names), groups: t.items.map((i) => i.group),
                 repeats: suite.repeats, seed: suite.seed, calibrationFraction: suite.calibrationFraction,
               }));
             }
@@ -124,6 +111,7 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
   };
   await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
   await writeFile(join(options.out, "results.csv"), resultsCsv(rows, evidence));
+  await writeFile(join(options.out, "conditional.csv"), conditionalCsv(rows));
   await writeFile(join(options.out, "report.html"), benchPageOf(summary));
   return summary;
 }
