@@ -5,7 +5,7 @@ import { mkdtemp, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { conditionalCsv, resultsCsv } from "../../src/cli/bench/csv.js";
+import { conditionalCsv, resultsCsv } from "../../src/run/bench/csv.js";
 import { BENCH_FIGURE_IDS, benchPageOf } from "../../src/report/index.js";
 import { CHROMIUM, openReport } from "./browser.js";
 import { sampleBench } from "./sampleBench.js";

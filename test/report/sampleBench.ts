@@ -1,6 +1,6 @@
 // A realistic BenchSummary for report tests: two synthetic models (one sharp and overconfident, one
 // flatter) on one 4-option task with subjects as groups, through the suite's own cell computation.
-import { benchCell } from "../../src/cli/bench/metrics.js";
+import { benchCell } from "../../src/run/bench/metrics.js";
 import { mulberry32 } from "../../src/conformal/index.js";
 import type { BenchSummary } from "../../src/report/index.js";
 
