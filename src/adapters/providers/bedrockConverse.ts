@@ -61,6 +61,10 @@ export class BedrockClient implements ProviderClient {
     });
   }
 
+  close(): void {
+    this.#sdk.destroy();
+  }
+
   async chat(turn: ChatTurn): Promise<ChatAnswer> {
     const command = new ConverseCommand({
       modelId: this.o.model,

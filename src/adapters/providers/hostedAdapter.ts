@@ -36,6 +36,8 @@ export interface ProviderClient {
   chat(turn: ChatTurn): Promise<ChatAnswer>;
   /** Settings that change outputs (endpoint, deployment, effort, …), hashed into the fingerprint. */
   readonly settings: Record<string, unknown>;
+  /** Closes connections the SDK keeps open (bedrock's HTTP/2 session). */
+  close?(): void;
 }
 
 const TOP_LOGPROBS = 20;
@@ -121,7 +123,9 @@ export class HostedAdapter implements ModelAdapter {
   }
 
   async dispose(): Promise<void> {
+    if (this.#disposed) return;
     this.#disposed = true;
+    this.client.close?.();
   }
 
   [Symbol.asyncDispose](): Promise<void> {

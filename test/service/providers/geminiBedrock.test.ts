@@ -152,16 +152,19 @@ it("answers 502 naming the backend when the provider answers a malformed body", 
   }
 });
 
-it("prices a route stage from bedrock's reported usage", async () => {
-  await calls.post("/calibration-profiles", { name: "cost", backend: { provider: "client_evidence", name: "x", access_level: "L0" }, alpha: 0.3, strict_fingerprint: false });
-  await calls.post("/calibration-profiles/cost/examples", { examples: Array.from({ length: 40 }, (_, i) => ({
-    context: `s ${i}`, label: { stages: { bd: "correct" } }, metadata: { evidence: { stage_confidence: { bd: 0.5 } } },
-  })) });
-  const r = await calls.post("/evaluate", { context: "c", queries: { r: { type: "route", calibration_profile: "cost", guarantee: "cost_budget", target_cents: 100, cascade: [{ backend: { provider: "bedrock", name: "bd" } }] } } });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  // L0: one greedy call and 8 samples, each reporting 10 input + 2 output tokens.
-  expect(r.body.usage.backend_tokens).toBe(9 * 12);
-  expect(r.body.answers.r.cost_cents).toBeCloseTo(0.5 + (1 * 9 * 12) / 1000, 12);
+it("prices a route stage from the provider's reported usage", async () => {
+  // L1 (g): the greedy output and its first-token probability; L0 (bd): one greedy call and 8 samples;
+  // each call reports 10 + 2 tokens.
+  for (const [name, provider, calls_] of [["g", "gemini", 2], ["bd", "bedrock", 9]] as const) {
+    await calls.post("/calibration-profiles", { name: `cost-${name}`, backend: { provider: "client_evidence", name: "x", access_level: "L0" }, alpha: 0.3, strict_fingerprint: false });
+    await calls.post(`/calibration-profiles/cost-${name}/examples`, { examples: Array.from({ length: 40 }, (_, i) => ({
+      context: `s ${i}`, label: { stages: { [name]: "correct" } }, metadata: { evidence: { stage_confidence: { [name]: 0.5 } } },
+    })) });
+    const r = await calls.post("/evaluate", { context: "c", queries: { r: { type: "route", calibration_profile: `cost-${name}`, guarantee: "cost_budget", target_cents: 100, cascade: [{ backend: { provider, name } }] } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.usage.backend_tokens, name).toBe(calls_ * 12);
+    expect(r.body.answers.r.cost_cents, name).toBeCloseTo(0.5 + (1 * calls_ * 12) / 1000, 12);
+  }
 });
 
 it("never shows a credential in a response or the service's log; AWS secrets never leave the service", () => {
