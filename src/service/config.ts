@@ -39,8 +39,8 @@ export const backendConfigSchema = z.discriminatedUnion("provider", [
 export type BackendConfig = z.output<typeof backendConfigSchema>;
 
 const envName = z.string().min(1);
-// An API key (every hosted provider but bedrock), or an AWS credential (bedrock): an access key from
-// environment variables, or a profile of the shared AWS config/credentials files.
+// An API key (for bedrock: a Bedrock API key, sent as a bearer token), or an AWS credential (bedrock only):
+// an access key from environment variables, or a profile of the shared AWS config/credentials files.
 const connectionSchema = z.union([
   z.strictObject({ api_key_env: envName }),
   z.strictObject({ api_key_file: z.string().min(1) }),
@@ -77,9 +77,7 @@ export const configSchema = configObject.superRefine((config, ctx) => {
     const c = config.connections[b.connection];
     const path = ["backends", i, "connection"];
     if (!c) ctx.addIssue({ code: "custom", path, message: `names connection "${b.connection}", which \`connections\` does not configure` });
-    else if (isAws(c) !== (b.provider === "bedrock")) {
-      ctx.addIssue({ code: "custom", path, message: b.provider === "bedrock" ? `connection "${b.connection}" holds an API key; bedrock takes an AWS credential (aws_access_key_id_env + aws_secret_access_key_env, or aws_profile)` : `connection "${b.connection}" holds an AWS credential, which only bedrock takes` });
-    }
+    else if (isAws(c) && b.provider !== "bedrock") ctx.addIssue({ code: "custom", path, message: `connection "${b.connection}" holds an AWS credential, which only bedrock takes` });
   });
 });
 export type ServiceConfigInput = z.input<typeof configSchema>;

@@ -1,6 +1,7 @@
 // bedrock through the official `@aws-sdk/client-bedrock-runtime` Converse API in `region`: sampling only
 // (L0; Converse returns no log-probabilities), one text a request. Credentials are the connection's access
-// key (or named profile), else the SDK's standard chain; requests are SigV4-signed. An imported model
+// key (or named profile), else the SDK's standard chain, and requests are SigV4-signed; or a Bedrock API key,
+// sent as a bearer token. An imported model
 // (`custom_model_import`) is called by its ARN, in the ARN's region. The SDK's retries are off (its quota
 // and full-jitter backoff differ from the other providers'): the shared policy (retry.ts) retries.
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from "@aws-sdk/client-bedrock-runtime";
@@ -23,6 +24,8 @@ export interface BedrockOptions {
   customModelImport?: boolean | undefined;
   /** Default: the SDK's standard chain (environment, shared files, SSO, web identity, container, instance). */
   aws?: AwsCredential | undefined;
+  /** A Bedrock API key: sent as a bearer token instead of signing (when no `aws` credential is given). */
+  apiKey?: string | undefined;
 }
 
 function failureOf(err: unknown): AttemptFailure {
@@ -58,6 +61,7 @@ export class BedrockClient implements ProviderClient {
       ...(o.baseUrl ? { endpoint: o.baseUrl } : {}),
       ...(aws && "profile" in aws ? { profile: aws.profile } : {}),
       ...(aws && "accessKeyId" in aws ? { credentials: { accessKeyId: aws.accessKeyId, secretAccessKey: aws.secretAccessKey, ...(aws.sessionToken ? { sessionToken: aws.sessionToken } : {}) } } : {}),
+      ...(!aws && o.apiKey ? { token: { token: o.apiKey }, authSchemePreference: ["httpBearerAuth"] } : {}),
     });
   }
 

@@ -20,7 +20,6 @@ afterEach(() => {
 });
 
 it.each([
-  [{ backends: [{ name: "b", provider: "bedrock", model: "m", connection: "k" }], connections: { k: { api_key_env: "X" } } }, "backends.0.connection", /holds an API key; bedrock takes an AWS credential/],
   [{ backends: [{ name: "o", provider: "openai", model: "m", connection: "a" }], connections: { a: aws } }, "backends.0.connection", /only bedrock/],
   [{ backends: [{ name: "o", provider: "openai", model: "m", connection: "nope" }] }, "backends.0.connection", /"nope".*does not configure/],
   [{ backends: [{ name: "b", provider: "bedrock", model: "anthropic.claude-3-haiku", custom_model_import: true }] }, "backends.0.model", /imported model's ARN/],
@@ -33,12 +32,16 @@ it.each([
   expect(err.message).toMatch(message);
 });
 
-it("accepts an imported model's ARN, an AWS access key and a named profile", () => {
+it("accepts an imported model's ARN, an AWS access key, a named profile and a Bedrock API key", () => {
   const config = parseConfig({
-    backends: [{ name: "b", provider: "bedrock", model: ARN, custom_model_import: true, region: "us-west-2", connection: "a" }, { name: "p", provider: "bedrock", model: "m", connection: "prof" }],
-    connections: { a: { ...aws, aws_session_token_env: "CK_TEST_TOKEN" }, prof: { aws_profile: "bedrock-prod" } },
+    backends: [
+      { name: "b", provider: "bedrock", model: ARN, custom_model_import: true, region: "us-west-2", connection: "a" },
+      { name: "p", provider: "bedrock", model: "m", connection: "prof" },
+      { name: "k", provider: "bedrock", model: "m", connection: "key" },
+    ],
+    connections: { a: { ...aws, aws_session_token_env: "CK_TEST_TOKEN" }, prof: { aws_profile: "bedrock-prod" }, key: { api_key_env: "CK_BEDROCK_KEY" } },
   });
-  expect(config.backends).toHaveLength(2);
+  expect(config.backends).toHaveLength(3);
 });
 
 it("reads an AWS connection from its environment variables, and names a missing one without any value", async () => {

@@ -13,11 +13,12 @@ const AWS_ID = "AKIAFAKECONNECTION01";
 const AWS_SECRET = "wJalrXUtnFEMI/fake/bedrock-secret-0123";
 const CHAIN_ID = "AKIAFAKESTANDARDCHAIN";
 const CHAIN_SECRET = "chain/fake/secret-from-the-environment";
+const BEDROCK_KEY = "ABSKQmVkcm9ja0FQSUtleS1mYWtl-secret";
 const IMPORTED = "arn:aws:bedrock:us-west-2:123456789012:imported-model/abc123xyz";
 let fake: FakeProviders;
 let server: Spawned;
 const calls = serviceCalls(() => server);
-const providerOf: Record<string, string> = { g: "gemini", glp0: "gemini", g400: "gemini", bd: "bedrock", bdchain: "bedrock", bi: "bedrock" };
+const providerOf: Record<string, string> = { g: "gemini", glp0: "gemini", g400: "gemini", bd: "bedrock", bdchain: "bedrock", bi: "bedrock", bdkey: "bedrock" };
 const mood = (name: string, extra?: Record<string, unknown>) => calls.mood(providerOf[name]!, name, extra);
 const seenOf = (prefix: string) => fake.seen.filter((s) => s.prefix === prefix);
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   fake.noLogprobs.add("glp0");
   fake.refuseLogprobs.add("g400");
   Object.assign(process.env, {
-    CALIBKIT_TEST_GEMINI_KEY: GEMINI_KEY, CALIBKIT_TEST_AWS_ID: AWS_ID, CALIBKIT_TEST_AWS_SECRET: AWS_SECRET,
+    CALIBKIT_TEST_GEMINI_KEY: GEMINI_KEY, CALIBKIT_TEST_AWS_ID: AWS_ID, CALIBKIT_TEST_AWS_SECRET: AWS_SECRET, CALIBKIT_TEST_BEDROCK_KEY: BEDROCK_KEY,
     // The standard chain's first link, for the backend without a connection (the child inherits them).
     AWS_ACCESS_KEY_ID: CHAIN_ID, AWS_SECRET_ACCESS_KEY: CHAIN_SECRET, AWS_EC2_METADATA_DISABLED: "true",
   });
@@ -37,6 +38,7 @@ beforeAll(async () => {
       connections: {
         gk: { api_key_env: "CALIBKIT_TEST_GEMINI_KEY" },
         aws: { aws_access_key_id_env: "CALIBKIT_TEST_AWS_ID", aws_secret_access_key_env: "CALIBKIT_TEST_AWS_SECRET" },
+        bk: { api_key_env: "CALIBKIT_TEST_BEDROCK_KEY" },
       },
       backends: [
         { ...cost, name: "g", provider: "gemini", model: "gemini-2.0-flash", base_url: `${fake.url}/g`, connection: "gk" },
@@ -45,6 +47,7 @@ beforeAll(async () => {
         { ...cost, name: "bd", provider: "bedrock", model: "anthropic.claude-3-haiku-20240307-v1:0", region: "us-east-1", base_url: `${fake.h2url}/bd`, connection: "aws" },
         { ...cost, name: "bdchain", provider: "bedrock", model: "amazon.nova-micro-v1:0", region: "eu-west-1", base_url: `${fake.h2url}/bdchain` },
         { ...cost, name: "bi", provider: "bedrock", model: IMPORTED, custom_model_import: true, base_url: `${fake.h2url}/bi`, connection: "aws" },
+        { ...cost, name: "bdkey", provider: "bedrock", model: "amazon.nova-lite-v1:0", region: "us-east-1", base_url: `${fake.h2url}/bdkey`, connection: "bk" },
       ],
     },
   });
@@ -57,7 +60,7 @@ afterAll(async () => {
 
 it("lists gemini at L1 where the model returns logprobsResult, L0 where not, and bedrock at L0", async () => {
   expect(await calls.levels()).toEqual({
-    g: ["L1", "ok"], glp0: ["L0", "ok"], g400: ["L0", "ok"], bd: ["L0", "ok"], bdchain: ["L0", "ok"], bi: ["L0", "ok"],
+    g: ["L1", "ok"], glp0: ["L0", "ok"], g400: ["L0", "ok"], bd: ["L0", "ok"], bdchain: ["L0", "ok"], bi: ["L0", "ok"], bdkey: ["L0", "ok"],
   });
   // The refusing model was asked once with responseLogprobs (a 400), then without.
   expect(seenOf("g400").slice(0, 2).map((s) => s.body.generationConfig.responseLogprobs)).toEqual([true, undefined]);
@@ -79,7 +82,7 @@ it("computes L1 option probabilities from gemini's top log-probabilities, and co
 it("computes L0 option probabilities from gemini candidates and bedrock samples", async () => {
   // glp0: 4 candidates a request (sample_count), every 4th sad: 6 of 8 happy, add-one 7/10. The others
   // always answer happy: 9/10.
-  for (const [name, happy] of [["glp0", 0.7], ["g400", 0.9], ["bd", 0.9], ["bdchain", 0.9], ["bi", 0.9]] as const) {
+  for (const [name, happy] of [["glp0", 0.7], ["g400", 0.9], ["bd", 0.9], ["bdchain", 0.9], ["bi", 0.9], ["bdkey", 0.9]] as const) {
     const r = await mood(name);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.answers.mood.guarantee.evidence_level).toBe("L0");
@@ -94,13 +97,14 @@ it("computes L0 option probabilities from gemini candidates and bedrock samples"
   expect(bd.body).toMatchObject({ messages: [{ role: "user", content: [{ text: expect.stringContaining("happy dog") }] }], inferenceConfig: { temperature: 1 } });
 });
 
-it("signs bedrock requests with SigV4: the connection's access key, the standard chain's without one, the imported model's region", () => {
+it("signs bedrock requests with SigV4 (the connection's access key, the standard chain's without one, the imported model's region), or sends a Bedrock API key", () => {
   const sigv4 = (id: string, region: string) => new RegExp(`^AWS4-HMAC-SHA256 Credential=${id}/\\d{8}/${region}/bedrock/aws4_request, SignedHeaders=[a-z0-9;:-]+, Signature=[0-9a-f]{64}$`);
   expect(seenOf("bd").at(-1)!.headers.authorization).toMatch(sigv4(AWS_ID, "us-east-1"));
   expect(seenOf("bdchain").at(-1)!.headers.authorization).toMatch(sigv4(CHAIN_ID, "eu-west-1"));
   const bi = seenOf("bi").at(-1)!;
   expect(bi.path).toBe(`/bi/model/${encodeURIComponent(IMPORTED)}/converse`);
   expect(bi.headers.authorization).toMatch(sigv4(AWS_ID, "us-west-2"));
+  expect(seenOf("bdkey").at(-1)!.headers.authorization).toBe(`Bearer ${BEDROCK_KEY}`);
 });
 
 it("answers 502 when a query needs log-probabilities that bedrock does not give", async () => {
@@ -168,10 +172,10 @@ it("prices a route stage from the provider's reported usage", async () => {
 });
 
 it("never shows a credential in a response or the service's log; AWS secrets never leave the service", () => {
-  expect(fake.seen.some((s) => JSON.stringify(s.headers).includes(GEMINI_KEY))).toBe(true);
+  for (const key of [GEMINI_KEY, BEDROCK_KEY]) expect(fake.seen.some((s) => JSON.stringify(s.headers).includes(key))).toBe(true);
   const wire = JSON.stringify(fake.seen);
   for (const secret of [AWS_SECRET, CHAIN_SECRET]) expect(wire).not.toContain(secret);
-  for (const secret of [GEMINI_KEY, AWS_SECRET, AWS_ID, CHAIN_SECRET]) {
+  for (const secret of [GEMINI_KEY, BEDROCK_KEY, AWS_SECRET, AWS_ID, CHAIN_SECRET]) {
     for (const b of calls.bodies) expect(b).not.toContain(secret);
     expect(server.stderr()).not.toContain(secret);
   }
