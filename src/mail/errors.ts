@@ -29,11 +29,11 @@ export class MailConfigError extends CalibkitError {
   }
 }
 
-/** The journal on disk cannot be read back (a damaged line before its end). */
+/** The journal of the mail service before the store cannot be read back (a damaged line before its end). */
 export class JournalCorruptError extends CalibkitError {
   override name = "JournalCorruptError";
   constructor(path: string, line: number, cause?: unknown) {
-    super("MAIL_JOURNAL_CORRUPT", `The mail journal ${path} is damaged at line ${line}; move it aside to start empty`, { cause });
+    super("MAIL_JOURNAL_CORRUPT", `The mail journal ${path} is damaged at line ${line}${cause instanceof Error ? ` (${cause.message})` : ""}; nothing was imported: mend or remove that line and import again`, { cause });
   }
 }
 

@@ -1,7 +1,7 @@
 // Starts the self-hosted mail service: engine, durable queue and HTTP server, disposed in reverse.
 import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { isLoopbackHost, KeyRing } from "./auth.js";
 import { mailConfigOf, type MailServiceConfig } from "./config.js";
 import { createFileEngine } from "./engines/fileEngine.js";
@@ -11,6 +11,7 @@ import { openStore } from "../store/index.js";
 import { takeDeliveryLease } from "./deliveryLease.js";
 import { MailConfigError } from "./errors.js";
 import { createMailHttpServer } from "./http.js";
+import { importLegacyJournal } from "./legacyJournal.js";
 import { MailQueue } from "./queue.js";
 import { TemplateSet } from "./templates.js";
 
@@ -23,6 +24,8 @@ export interface MailServiceOptions {
   dataDir: string;
   /** A `postgres://` URL: keep the queue in that PostgreSQL instead of the data folder. */
   store?: string | undefined;
+  /** A data folder of the mail service before the store: its journal is read into the store before serving. */
+  importDir?: string | undefined;
   /** Configuration; see mailConfigOf for the defaults. */
   config?: Partial<MailServiceConfig>;
   /** Where operational lines go. Default stderr. */
@@ -71,6 +74,8 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
   } };
   let engine: DeliveryEngine;
   try {
+    // Under the delivery lease, so no other deliverer on the store sees the sends before their states.
+    if (options.importDir) await importLegacyJournal(store, resolve(options.importDir), log);
     engine = await createEngine(config, options.dataDir);
   } catch (err) {
     await lock.release();

@@ -77,6 +77,13 @@ export class MailTable {
     }
   }
 
+  /** Which of these sends are stored (the import of an old journal skips them). */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.all<{ id: string }>(`SELECT id FROM mail_sends WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(", ")})`, ids);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Every send's document, in acceptance order. */
   async sends(): Promise<unknown[]> {
     const rows = await this.db.all<{ record: string }>(`SELECT record FROM mail_sends ORDER BY accepted_at, id`);

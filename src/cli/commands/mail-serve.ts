@@ -19,6 +19,9 @@ options:
   --smtp URL         relay for the smtp engine, smtp://user:pass@host:port or smtps://...
                      (or env CALIBKIT_MAIL_SMTP, which keeps the password off the command line)
   --outbox DIR       outbox of the file engine (default DIR/outbox)
+  --import OLD_DIR   the data folder of the mail service before the store (its journal.jsonl): read its
+                     sends, their delivery states and Idempotency-Keys into the store once before
+                     serving; undelivered messages are then delivered (docs/mail.md)
   --config FILE      JSON config: keys, templates, default_addresser, delivery (docs/mail.md)
   -h, --help         this text
 
@@ -30,7 +33,7 @@ environment:
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("mail-serve", argv, {
     host: { type: "string" }, port: { type: "string" }, data: { type: "string" }, engine: { type: "string" },
-    smtp: { type: "string" }, outbox: { type: "string" }, config: { type: "string" }, store: { type: "string" },
+    smtp: { type: "string" }, outbox: { type: "string" }, config: { type: "string" }, store: { type: "string" }, import: { type: "string" },
   }, HELP);
   if (typeof parsed === "number") return parsed;
   const args = parsed.values;
@@ -55,6 +58,7 @@ export async function run(argv: string[]): Promise<number> {
     port,
     dataDir: resolve(args.data ?? "calibkit-mail"),
     store: args.store ?? (process.env.CALIBKIT_STORE || undefined),
+    importDir: args.import,
     config,
   });
   process.stdout.write(`listening ${service.url}\n`);
