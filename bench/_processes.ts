@@ -15,16 +15,20 @@ export interface Started {
   url: string;
   /** From spawn until the process printed `listening`. */
   listenMs: number;
+  /** The last lines the process wrote to stderr (the service logs every 503 it answers while loading). */
+  stderrTail(): string;
 }
 
 async function started(child: ChildProcess, t0: number): Promise<Started> {
+  let tail = "";
+  child.stderr?.on("data", (c: Buffer) => (tail = (tail + c.toString()).slice(-8192)));
   const line = await new Promise<string>((ok, fail) => {
     createInterface({ input: child.stdout! }).once("line", ok);
-    child.once("exit", (code) => fail(new Error(`the process exited with ${code} before listening`)));
+    child.once("exit", (code) => fail(new Error(`the process exited with ${code} before listening: ${tail}`)));
   });
   const m = /^listening (\S+)$/.exec(line);
   if (!m) throw new Error(`unexpected first line: ${line}`);
-  return { child, url: m[1]!, listenMs: performance.now() - t0 };
+  return { child, url: m[1]!, listenMs: performance.now() - t0, stderrTail: () => tail };
 }
 
 /**
@@ -66,16 +70,16 @@ export function startServe(data: string, configFile: string, store: string | und
   const env = { ...process.env };
   if (fromSource) env.CALIBKIT_FROM_SOURCE = "1";
   else delete env.CALIBKIT_FROM_SOURCE;
-  const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
   return started(child, t0);
 }
 
-/** SIGTERM, and wait for the exit (a clean stop: the store is closed). */
-export function stop(child: ChildProcess): Promise<void> {
+/** Sends `signal` (SIGTERM: a clean stop, the store closed; SIGKILL: a crash) and waits for the exit. */
+export function stop(child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }
 

@@ -9,6 +9,7 @@
 //   BENCH_ROUNDS=3                     alternating echo / service rounds per throughput row
 //   BENCH_FROM_SOURCE=1                run calibkit from src/ through tsx instead of building dist/ first
 //   BENCH_WARMUP_MS=1500 BENCH_MEASURE_MS=5000 BENCH_LIVE_MS=10000   per load run (the last under ingestion)
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { startPostgres, type PostgresServer } from "../test/store/postgresServer.js";
 import { runLoad, type LoadResult } from "./_load.js";
 import { build, cpuSeconds, machineTicks, startEcho, startServe, stop, type Started } from "./_processes.js";
-import { render, type EngineName, type Measured, type SizeResult } from "./_serviceReport.js";
+import { render, type EngineName, type Measured, type Restart, type SizeResult } from "./_serviceReport.js";
 import { BACKEND, continuousIngest, evaluateBody, fsyncBaseline, ingest, post } from "./_workload.js";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
@@ -54,10 +55,10 @@ async function evaluateN(api: string): Promise<{ status: number; n?: number }> {
 }
 
 /** Stops the service and starts a new process on the same store: until `listening`, and until an evaluate answers 200. */
-async function restart(old: Started, start: () => Promise<Started>): Promise<{ service: Started; firstEvalMs: number; processMs: number; polls: Record<string, number> }> {
+async function restart(old: Started, start: () => Promise<Started>, signal: "SIGTERM" | "SIGKILL"): Promise<Restart & { service: Started }> {
   const bare = await startEcho(SETTINGS.fromSource); // the start of a bare process through the same loader, just before
   await stop(bare.child);
-  await stop(old.child);
+  await stop(old.child, signal);
   const t0 = performance.now();
   const service = await start();
   const polls: Record<string, number> = {};
@@ -67,7 +68,7 @@ async function restart(old: Started, start: () => Promise<Started>): Promise<{ s
     if (status === 200) break;
     await new Promise((r) => setTimeout(r, 10));
   }
-  return { service, firstEvalMs: performance.now() - t0, processMs: bare.listenMs, polls };
+  return { service, signal, listenMs: service.listenMs, firstEvalMs: performance.now() - t0, processMs: bare.listenMs, polls };
 }
 
 async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresServer): Promise<SizeResult[]> {
@@ -93,8 +94,13 @@ async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresSe
       if (check.n !== n) throw new Error(`after ingesting ${n} examples the evaluate answered ${check.status} with n = ${check.n}`);
 
       process.stderr.write(`bench/service: ${engine} @ ${n}: restart\n`);
-      const restarted = await restart(service, start);
-      service = restarted.service;
+      const restarts: Restart[] = [];
+      // A crash straight after the ingestion first (nothing written at a clean stop helps it), then a clean stop.
+      for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+        const { service: next, ...measuredRestart } = await restart(service, start, signal);
+        service = next;
+        restarts.push(measuredRestart);
+      }
 
       process.stderr.write(`bench/service: ${engine} @ ${n}: throughput\n`);
       const ticksBefore = await machineTicks();
@@ -122,12 +128,15 @@ async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresSe
       if (after.n !== n) throw new Error(`after continuous ingestion to ${n} examples the evaluate answered ${after.status} with n = ${after.n}`);
       results.push({
         engine, n: measuredN, ingest: ingested, ingestBaseline,
-        restart: { listenMs: restarted.service.listenMs, firstEvalMs: restarted.firstEvalMs, processMs: restarted.processMs, polls: restarted.polls },
+        restarts,
         peaks, half, steal: ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total ? (ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total) : undefined,
         live: { load: live, writer: written, echo: liveEcho, nAfter: n },
       });
       process.stderr.write(`bench/service: ${engine} @ ${measuredN}: done (load average ${loadavg()[0]!.toFixed(2)})\n`);
     }
+  } catch (err) {
+    process.stderr.write(`bench/service: ${engine}: the service's last stderr:\n${service.stderrTail()}\n`);
+    throw err;
   } finally {
     await stop(service.child);
     await rm(dir, { recursive: true, force: true });
@@ -135,8 +144,16 @@ async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresSe
   return results;
 }
 
+function commitMeasured(): string {
+  const git = (...args: string[]) => spawnSync("git", args, { cwd: REPO, encoding: "utf8" }).stdout.trim();
+  const head = git("log", "-1", "--format=%h %s");
+  const dirty = git("status", "--porcelain", "--untracked-files=no", "--", "src") !== "";
+  return head ? `\`${head.slice(0, 110)}${head.length > 110 ? "…" : ""}\`${dirty ? " with uncommitted changes in src/" : ""}` : "unknown (no git)";
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
+  const code = commitMeasured();
   if (!SETTINGS.fromSource) build();
   const loadBefore = loadavg();
   const echo = await startEcho(SETTINGS.fromSource);
@@ -148,7 +165,7 @@ async function main(): Promise<void> {
     await stop(echo.child);
     pg?.destroy();
   }
-  const md = render(results, { settings: SETTINGS, startedAt, loadBefore, loadAfter: loadavg() });
+  const md = render(results, { settings: SETTINGS, code, startedAt, loadBefore, loadAfter: loadavg() });
   await mkdir(join(REPO, "bench/results"), { recursive: true });
   await writeFile(join(REPO, "bench/results/service.md"), md);
   process.stdout.write(md);
