@@ -103,7 +103,7 @@ function liveRows(rows: SizeResult[]): string {
 export function render(rows: SizeResult[], run: RunInfo): string {
   const s = run.settings;
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
-  return `# bench/service.ts: the evaluation service on SQLite and PostgreSQL
+  return `## bench/service.ts: the evaluation service on SQLite and PostgreSQL
 
 - command: \`npx tsx bench/service.ts\` (sizes ${s.sizes.join(", ")}; engines ${s.engines.join(", ")}; \`BENCH_SIZES\`, \`BENCH_ENGINES\`, \`BENCH_ROUNDS\` change them)
 - date: ${run.startedAt.toISOString()} to ${new Date().toISOString()}; CPU: ${cpus()[0]?.model.trim() ?? "unknown"}, ${cpus().length} cores; node ${process.version}
