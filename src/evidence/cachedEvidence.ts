@@ -1,10 +1,11 @@
 // Choice evidence through the evidence cache (#13): rows already computed for this model, prompt settings,
 // item content and access level are read back; the rest are computed in the batches an uncached run would
 // form (so a resumed run scores each item beside the same neighbours and gets the same numbers) and each
-// batch is committed as one transaction as soon as it is scored.
+// batch is committed as one transaction as soon as it is scored (cachedRows.ts).
 import { createHash } from "node:crypto";
 import type { AccessLevel, Evidence } from "../api/index.js";
-import type { EvidenceCache, EvidenceKey } from "../store/index.js";
+import type { EvidenceCache } from "../store/index.js";
+import { cachedRows } from "./cachedRows.js";
 import { CHOICE_BATCH, choiceEvidence, type ChoiceEvidenceOptions } from "./choiceEvidence.js";
 import type { PromptItem } from "./format/index.js";
 
@@ -33,26 +34,15 @@ export function itemContentHash(item: PromptItem, type: "set" | "interval"): str
 }
 
 export async function cachedChoiceEvidence(items: readonly PromptItem[], options: CachedEvidenceOptions): Promise<CachedEvidenceResult> {
-  const { cache } = options;
-  if (!cache) {
-    return { evidence: await choiceEvidence(items, options), hits: 0, computed: items.length };
-  }
-  const keys: EvidenceKey[] = items.map((item) => ({
-    fingerprint: options.fingerprint, promptHash: options.promptHash, contentHash: itemContentHash(item, options.type),
-    accessLevel: options.level satisfies AccessLevel, sampling: "{}",
-  }));
-  const found = cache.getMany(keys);
-  const out: (Evidence | undefined)[] = items.map((_, i) => found.get(i) as Evidence | undefined);
-  if (found.size > 0) options.onBatch?.(found.size);
-  let computed = 0;
-  for (let start = 0; start < items.length; start += CHOICE_BATCH) {
-    const missing = [...Array(Math.min(CHOICE_BATCH, items.length - start)).keys()].map((k) => start + k).filter((i) => !out[i]);
-    if (missing.length === 0) continue;
-    const rows = await choiceEvidence(missing.map((i) => items[i]!), { ...options, onBatch: undefined });
-    cache.putMany(missing.map((i, k) => ({ key: keys[i]!, model: options.model, evidence: rows[k] })));
-    missing.forEach((i, k) => (out[i] = rows[k]));
-    computed += missing.length;
-    options.onBatch?.(missing.length);
-  }
-  return { evidence: out as Evidence[], hits: found.size, computed };
+  if (!options.cache) return { evidence: await choiceEvidence(items, options), hits: 0, computed: items.length };
+  const { rows, hits, computed } = await cachedRows<PromptItem, Evidence>(items, {
+    cache: options.cache, model: options.model, batch: CHOICE_BATCH,
+    key: (item) => ({
+      fingerprint: options.fingerprint, promptHash: options.promptHash, contentHash: itemContentHash(item, options.type),
+      accessLevel: options.level satisfies AccessLevel, sampling: "{}",
+    }),
+    compute: (batch) => choiceEvidence(batch, { ...options, onBatch: undefined }),
+    ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+  });
+  return { evidence: rows, hits, computed };
 }

@@ -8,6 +8,7 @@ export { queryPrompt, splitClaims, type QueryPrompt } from "./prompts.js";
 export * from "./format/index.js";
 export { computeEvidence, normalise, type EvidenceOptions } from "./computeEvidence.js";
 export { choiceEvidence, CHOICE_BATCH, type ChoiceEvidenceOptions } from "./choiceEvidence.js";
+export { cachedRows, payloadHash, type CachedRowsOptions, type CachedRowsResult } from "./cachedRows.js";
 export { cachedChoiceEvidence, itemContentHash, type CachedEvidenceOptions, type CachedEvidenceResult } from "./cachedEvidence.js";
 export { buildEvaluateRequest, parseQueries, type BuildEvaluateRequestOptions } from "./buildEvaluateRequest.js";
 export {

@@ -32,6 +32,7 @@ export function queryPageOf(s: QueryRunSummary): string {
     ["profile", `${escapeHtml(s.profile.name)}: α = ${s.profile.alpha}, n = ${s.profile.n}, ${escapeHtml(s.profile.status)}`],
     ...(s.stages.length ? [["stages", s.stages.map((st) => `${escapeHtml(st.name)} (${escapeHtml(st.url)}, ${st.costPerCall}¢/call)`).join(", ")] as [string, string]] : []),
     ["service", `${escapeHtml(s.service.url)}${s.service.embedded ? " (embedded, loopback)" : ""}`],
+    ...(s.evidenceCache ? [["evidence", s.evidenceCache.dir === null ? `${s.evidenceCache.computed} rows computed, no cache (--no-cache), ${s.evidenceCache.modelCalls} model calls` : `${s.evidenceCache.hits} rows from the cache in ${escapeHtml(s.evidenceCache.dir)}, ${s.evidenceCache.computed} computed, ${s.evidenceCache.modelCalls} model calls`] as [string, string]] : []),
     ["time", `${num(s.totalSeconds, 1)} s — ${s.timings.map((x) => `${escapeHtml(x.step)} ${num(x.seconds, 1)} s`).join(", ")}`],
   ]);
   return `<!doctype html>

@@ -42,5 +42,7 @@ export interface QueryRunSummary {
     disagreements: Disagreement[];
   };
   timings: RunSummary["timings"];
+  /** Rows of the evidence step read from the evidence cache and computed, and the model calls (local and stages) it made. */
+  evidenceCache?: RunSummary["evidenceCache"];
   totalSeconds: number;
 }

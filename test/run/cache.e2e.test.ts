@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../src/conformal/index.js";
-import type { RunSummary } from "../../src/report/index.js";
+import type { QueryRunSummary, RunSummary } from "../../src/report/index.js";
 import { EvidenceCache } from "../../src/store/index.js";
 
 const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
@@ -88,6 +88,30 @@ describe.skipIf(!existsSync(GGUF))("the evidence cache", () => {
     const c = await summaryOf(join(base, "c"));
     expect(c.evidenceCache).toMatchObject({ dir: null, hits: 0, computed: LIMIT });
     expect(comparable(c)).toEqual(comparable(a));
+  }, 300_000);
+
+  it("serves a typed (belief) run repeated with another --alpha without a model call, and --no-cache gives the cached numbers", async () => {
+    const base = await mkdtemp(join(tmpdir(), "calibkit-cache-typed-"));
+    const args = ["run", "--model", GGUF, "--dataset", "fixtures/yes-no.jsonl", "--limit", "200", "--quiet"];
+    const typed = async (extra: string[], out: string) => {
+      const r = await calibkit([...args, ...extra, "--out", join(base, out)]).done;
+      expect(r.code, r.stderr).toBe(0);
+      return { summary: JSON.parse(await readFile(join(base, out, "summary.json"), "utf8")) as QueryRunSummary, stdout: r.stdout };
+    };
+    const cache = ["--cache", join(base, "cache")];
+    const first = await typed(cache, "a");
+    const second = await typed([...cache, "--alpha", "0.2"], "b");
+    const third = await typed(["--no-cache"], "c");
+    expect(first.summary.queryType).toBe("belief");
+    expect(first.summary.evidenceCache).toMatchObject({ hits: 0, computed: 200 });
+    expect(first.summary.evidenceCache!.modelCalls).toBeGreaterThan(0);
+    expect(second.summary.evidenceCache).toMatchObject({ hits: 200, computed: 0, modelCalls: 0 });
+    expect(second.stdout).toMatch(/evidence: 200 row\(s\) from the cache, 0 computed, 0 model call\(s\)/);
+    expect(second.summary.profile.alpha).toBe(0.2);
+    expect(rowsIn(join(base, "cache")).total).toBe(200);
+    expect(third.summary.evidenceCache).toMatchObject({ dir: null, hits: 0, computed: 200 });
+    // The rows read back are the numbers the model gives: the same Venn–Abers section as computed afresh.
+    expect(third.summary.section).toEqual(first.summary.section);
   }, 300_000);
 
   it("killed with SIGKILL at seeded random moments of the evidence step, restarted, computes each row once and ends as an uninterrupted run", async () => {

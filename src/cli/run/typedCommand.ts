@@ -22,6 +22,7 @@ export async function runTypedRun(options: RunOptions, type: TypedQuery, dataset
     `cross-check: ${c.disagreements.length === 0 ? "0 disagreements" : `${c.disagreements.length} DISAGREEMENTS`}, ${unchecked} unchecked, over ${c.answers} answers, ${c.fields} fields`,
     ...c.disagreements.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
     ...c.uncheckedReasons.slice(0, 5).map((u) => `  unchecked ${u.query}: ${u.reason}`),
+    ...(s.evidenceCache ? [`evidence: ${s.evidenceCache.hits} row(s) from the cache${s.evidenceCache.dir === null ? " (--no-cache)" : ""}, ${s.evidenceCache.computed} computed, ${s.evidenceCache.modelCalls} model call(s)`] : []),
     `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
     `wrote ${summaryPath}`,
     `wrote ${reportPath}`,

@@ -5,14 +5,15 @@ import type { PassFailItem, YesNoItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
 import { reliabilityBins, type BeliefPair } from "../analysis.js";
 import { BAND_LEVEL, bernoulliHalfWidth, binomialUpper } from "./bands.js";
-import { sigmoid, statementPmi } from "./statementEvidence.js";
+import { cachedStatementPmi } from "./cachedCalls.js";
+import { sigmoid } from "./statementEvidence.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
 
 type Statement = YesNoItem | PassFailItem;
 const positive = (i: Statement) => i.answer === "yes" || i.answer === "pass";
 
 async function prepareStatements(items: readonly Statement[], ctx: DriverContext, names: [string, string], type: "belief" | "gate", extra: Record<string, unknown>): Promise<Prepared[]> {
-  const pmi = await statementPmi(ctx.adapter, items.map((i) => ({ story: i.context, statement: i.question })), ctx.progress);
+  const pmi = await cachedStatementPmi(ctx.rows, ctx.adapter, ctx.accessLevel, items.map((i) => ({ story: i.context, statement: i.question })), ctx.progress);
   return items.map((item, k) => {
     const p = sigmoid(pmi[k]!);
     const evidence = { option_probabilities: { [names[0]]: p, [names[1]]: 1 - p } };

@@ -6,7 +6,8 @@ import { normalizeClaimText } from "../../conformal/index.js";
 import type { ClaimsItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
 import { coverageBand } from "../coverageBand.js";
-import { sigmoid, statementPmi } from "./statementEvidence.js";
+import { cachedStatementPmi } from "./cachedCalls.js";
+import { sigmoid } from "./statementEvidence.js";
 import type { Driver, Prepared } from "./types.js";
 
 export const claimDriver: Driver = {
@@ -14,7 +15,7 @@ export const claimDriver: Driver = {
   async prepare(items, ctx): Promise<Prepared[]> {
     const list = items as ClaimsItem[];
     const pairs = list.flatMap((i) => i.claims.map((c) => ({ story: i.context, statement: c.text })));
-    const pmi = await statementPmi(ctx.adapter, pairs, () => undefined);
+    const pmi = await cachedStatementPmi(ctx.rows, ctx.adapter, ctx.accessLevel, pairs, () => undefined);
     let at = 0;
     return list.map((item) => {
       const claims = item.claims.map((c) => ({ text: c.text, score: sigmoid(pmi[at++]!) }));

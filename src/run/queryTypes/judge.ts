@@ -6,9 +6,9 @@
 import type { ExampleRecord, JudgeAnswer } from "../../api/index.js";
 import type { PairwiseItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
-import { judgePrompt, stageJudgement } from "../../service/index.js";
+import { judgePrompt } from "../../service/index.js";
 import { coverageBand } from "../coverageBand.js";
-import { statementPmi } from "./statementEvidence.js";
+import { cachedStageJudgement, cachedStatementPmi } from "./cachedCalls.js";
 import type { Driver, Prepared } from "./types.js";
 
 function softmax(xs: readonly number[]): number[] {
@@ -22,7 +22,7 @@ export const judgeDriver: Driver = {
   type: "judge", kinds: ["pairwise"], clientEvidence: true, needsStages: true,
   async prepare(items, ctx): Promise<Prepared[]> {
     const list = items as PairwiseItem[];
-    const pmi = await statementPmi(ctx.adapter, list.flatMap((i) => Object.values(i.candidates).map((t) => ({ story: i.context, statement: t }))), () => undefined);
+    const pmi = await cachedStatementPmi(ctx.rows, ctx.adapter, ctx.accessLevel, list.flatMap((i) => Object.values(i.candidates).map((t) => ({ story: i.context, statement: t }))), () => undefined);
     let at = 0;
     const out: Prepared[] = [];
     for (const item of list) {
@@ -34,7 +34,7 @@ export const judgeDriver: Driver = {
       const sorted = [...names].sort();
       const stageProbabilities: Record<string, Record<string, number>> = {};
       for (const stage of ctx.stages) {
-        const { probabilities } = await stageJudgement(stage.adapter, judgePrompt({ instructions }, context, sorted), sorted);
+        const probabilities = await cachedStageJudgement(ctx.rows, stage, judgePrompt({ instructions }, context, sorted), sorted);
         stageProbabilities[stage.name] = Object.fromEntries(sorted.map((n, j) => [n, probabilities[j]!]));
       }
       const record: ExampleRecord = {

@@ -2,16 +2,18 @@
 // cascade stages' for calibration items), a client_evidence profile, the calibration examples, one evaluate
 // request per test item cross-checked as it arrives, and the guarantee's quantity measured on the test split.
 import { basename } from "node:path";
-import { createOpenAICompatibleAdapter, openAdapter } from "../../adapters/index.js";
+import { countingAdapter, createOpenAICompatibleAdapter, openAdapter, type CountingAdapter } from "../../adapters/index.js";
 import type { Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
 import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset } from "../../datasets/index.js";
 import type { QueryRunSummary } from "../../report/index.js";
+import { EvidenceCache } from "../../store/index.js";
 import { connect } from "../connect.js";
 import { RunInputError } from "../errors.js";
 import type { RunOptions } from "../options.js";
 import { startProgress } from "../progress.js";
+import type { RowCache } from "./cachedCalls.js";
 import { DRIVERS } from "./drivers.js";
 import type { Driver, Prepared, Stage, TypedQuery } from "./types.js";
 
@@ -51,10 +53,17 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
   if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
   log(`dataset: ${all.length} ${dataset.kind} items → calibration ${split.calibration.length}, test ${split.test.length} (seed ${options.seed}); ${type} queries`);
 
-  const adapter = await timed("open model", undefined, () => openAdapter(options.model));
+  // Every inference call, the local model's and the stages', is counted: a run served from the cache makes none.
+  const counted: CountingAdapter[] = [countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)))];
+  const adapter = counted[0]!.adapter;
+  const modelCalls = () => counted.reduce((a, c) => a + c.calls(), 0);
   const stages: Stage[] = [];
+  const rows: RowCache = { cache: options.cache === null ? null : EvidenceCache.open(options.cache), model: options.model, hits: 0, computed: 0 };
   try {
-    for (const s of options.stages) stages.push({ ...s, maxTokens: STAGE_MAX_TOKENS, adapter: await createOpenAICompatibleAdapter({ baseUrl: s.url }) });
+    for (const s of options.stages) {
+      counted.push(countingAdapter(await createOpenAICompatibleAdapter({ baseUrl: s.url })));
+      stages.push({ ...s, maxTokens: STAGE_MAX_TOKENS, adapter: counted.at(-1)!.adapter });
+    }
     const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
     const backendName = `${adapter.provider}:${adapter.model}`;
     log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
@@ -67,7 +76,7 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
     const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
-    const ctx = { adapter, accessLevel, stages, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
+    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
       const bar = startProgress("evidence", ordered.length, { quiet: options.quiet });
@@ -77,6 +86,8 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
         bar.stop();
       }
     });
+    const evidenceCalls = modelCalls();
+    log(`evidence: ${rows.hits} row(s) from the cache${rows.cache ? ` (${rows.cache.dir})` : " (--no-cache)"}, ${rows.computed} computed, ${evidenceCalls} model call(s)`);
     const calibration = prepared.slice(0, split.calibration.length);
     const test = prepared.slice(split.calibration.length);
     const records: ExampleRecord[] = calibration.map((p) => ({ ...p.record, source: `${basename(options.dataset)}#${p.id}` }));
@@ -119,9 +130,11 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
       section: driver.summarise(outcomes, { ...ctx, calibrationN: profile.n }),
       crossCheck: { answers: report.answers, fields: report.fields, unchecked: report.unchecked, uncheckedReasons: report.uncheckedReasons, disagreements: report.disagreements },
       timings,
+      evidenceCache: { dir: rows.cache?.dir ?? null, hits: rows.hits, computed: rows.computed, modelCalls: evidenceCalls },
       totalSeconds: (performance.now() - started) / 1000,
     };
   } finally {
+    rows.cache?.close();
     await adapter.dispose();
     for (const s of stages) await s.adapter.dispose();
   }

@@ -7,7 +7,8 @@
 import type { ExampleRecord, RouteAnswer } from "../../api/index.js";
 import type { ReferenceItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
-import { matchesReference, stageGeneration, stagePrompt } from "../../service/index.js";
+import { matchesReference, stagePrompt } from "../../service/index.js";
+import { cachedStageGeneration } from "./cachedCalls.js";
 import { BAND_LEVEL, hoeffding } from "./bands.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
 
@@ -32,7 +33,7 @@ export const routeDriver: Driver = {
       const verdicts: Record<string, string> = {};
       const confidence: Record<string, number> = {};
       for (const stage of ctx.stages) {
-        const g = await stageGeneration(stage.adapter, prompt, stage.maxTokens);
+        const g = await cachedStageGeneration(ctx.rows, stage, prompt);
         verdicts[stage.name] = matchesReference(g.output, item.reference) ? "correct" : "incorrect";
         confidence[stage.name] = g.confidence;
       }

@@ -5,8 +5,9 @@
 import type { ModelAdapter } from "../../adapters/index.js";
 import { RunInputError } from "../errors.js";
 
-const NEUTRAL = "Once upon a time there was a child. The child had a toy and a pet. One day, the child went out.";
-const BATCH = 16;
+export const NEUTRAL_STORY = "Once upon a time there was a child. The child had a toy and a pet. One day, the child went out.";
+/** Statements per adapter call. */
+export const PMI_BATCH = 16;
 
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -16,11 +17,11 @@ export async function statementPmi(adapter: ModelAdapter, pairs: readonly { stor
     throw new RunInputError(adapter.model, `scores statements by their likelihood, which needs a model at L2 or above (this one is ${adapter.accessLevel})`);
   }
   const out: number[] = [];
-  for (let start = 0; start < pairs.length; start += BATCH) {
-    const batch = pairs.slice(start, start + BATCH);
+  for (let start = 0; start < pairs.length; start += PMI_BATCH) {
+    const batch = pairs.slice(start, start + PMI_BATCH);
     const rows = await adapter.scoreContinuations(batch.flatMap((p) => [
       { prefix: p.story, continuations: [` ${p.statement}`] },
-      { prefix: NEUTRAL, continuations: [` ${p.statement}`] },
+      { prefix: NEUTRAL_STORY, continuations: [` ${p.statement}`] },
     ]));
     batch.forEach((_, k) => out.push(rows[2 * k]![0]! - rows[2 * k + 1]![0]!));
     onBatch(batch.length);

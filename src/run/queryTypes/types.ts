@@ -5,6 +5,7 @@ import type { ModelAdapter } from "../../adapters/index.js";
 import type { AccessLevel, Answer, ExampleRecord } from "../../api/index.js";
 import type { Dataset } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
+import type { RowCache } from "./cachedCalls.js";
 
 export const TYPED_QUERIES = ["belief", "gate", "claim", "judge", "route"] as const;
 export type TypedQuery = (typeof TYPED_QUERIES)[number];
@@ -29,6 +30,8 @@ export interface DriverContext {
   guarantee: string | undefined;
   target: number | undefined;
   delta: number | undefined;
+  /** The evidence cache every model output goes through, and its counts. */
+  rows: RowCache;
   /** Called after each item's evidence, with the number done. */
   progress: (done: number) => void;
 }
