@@ -154,7 +154,8 @@ export class CrossChecker {
     const prediction = predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
     const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
       const m = rebuildPrefix(n);
-      return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(0, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(0, m) });
+      const from = Math.max(0, m - VENN_ABERS_WINDOW);
+      return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(from * sorted.length, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(from, m) });
     });
     const va = predictOptionBeliefs(beliefs, p);
     const inSet = new Set(prediction.set);
@@ -293,6 +294,8 @@ export class CrossChecker {
  * the last step boundary but one, steps of 2^(⌊log2 n⌋ − 4) rows (docs/service.md, "Large profiles").
  */
 const WHOLE_POOL_UP_TO = 16_384;
+/** Venn–Abers beliefs use the last 131,072 rows of the prefix at most. */
+const VENN_ABERS_WINDOW = 131_072;
 function rebuildPrefix(n: number): number {
   if (n <= WHOLE_POOL_UP_TO) return n;
   const step = 2 ** (Math.floor(Math.log2(n)) - 4);

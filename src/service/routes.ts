@@ -89,7 +89,7 @@ export function buildRouter(parts: ServiceParts): Router {
   });
 
   router.add("POST", "/calibration-profiles/:name/label-with-judge", async (req) => {
-    const profile = await profiles.fetch(req.params.name!);
+    const profile = await profiles.examplesOf(await profiles.fetch(req.params.name!));
     const request = parseOrThrow(labelWithJudgeRequestSchema, req.body, "label-with-judge request");
     return { status: 202, body: await jobs.submit(profile, request) };
   });
@@ -154,7 +154,7 @@ export function buildRouter(parts: ServiceParts): Router {
   });
 
   router.add("GET", "/calibration-profiles/:name/examples", async (req) => {
-    const state = await profiles.fetch(req.params.name!);
+    const state = await profiles.examplesOf(await profiles.fetch(req.params.name!));
     const offset = Math.max(0, Number(req.query.get("offset") ?? 0) || 0);
     const limit = Math.min(10_000, Math.max(1, Number(req.query.get("limit") ?? 1000) || 1000));
     return { status: 200, body: { examples: state.examples.slice(offset, offset + limit), offset, total: state.n, version: state.version } };

@@ -32,6 +32,8 @@ export interface StartServiceOptions {
   config?: ServiceConfigInput | ServiceConfig;
   /** Where log lines go. Default stderr. */
   log?: (line: string) => void;
+  /** Fewest new examples for which a profile checkpoint is written (and at least an eighth of the last). Default 10,000. */
+  checkpointEvery?: number | undefined;
 }
 
 export interface RunningService extends AsyncDisposable {
@@ -63,7 +65,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   };
   try {
     if (options.importDir) await importLegacyDataDir(store, resolve(options.importDir), log);
-    const profiles = await ProfileStore.open(store, log);
+    const profiles = await ProfileStore.open(store, log, { checkpointEvery: options.checkpointEvery });
     cleanup.push(() => profiles.close());
     const humanQueue = await HumanQueue.open(store);
     cleanup.push(() => humanQueue.close());

@@ -56,11 +56,27 @@ export class ProfileTable {
     return { created: inserted, profile };
   }
 
-  /** Events after `afterSeq`, in order. */
-  async events(name: string, afterSeq: number, limit = 1_000_000_000): Promise<ProfileEvent[]> {
+  /** Events after `afterSeq` (up to `upToSeq` when given), in order. */
+  async events(name: string, afterSeq: number, limit = 1_000_000_000, upToSeq = Number.MAX_SAFE_INTEGER): Promise<ProfileEvent[]> {
     const rows = await this.db.all<{ seq: number; record: string }>(
-      `SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [name, afterSeq, limit]);
+      `SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 AND seq <= $4 ORDER BY seq LIMIT $3`, [name, afterSeq, limit, upToSeq]);
     return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) }));
+  }
+
+  /** The profile's latest checkpoint: its state after event `seq`, as the service wrote it. */
+  async checkpoint(name: string): Promise<{ seq: number; n: number; data: Uint8Array } | undefined> {
+    const [row] = await this.db.all<{ seq: number; n: number; data: Uint8Array }>(`SELECT seq, n, data FROM profile_checkpoints WHERE profile = $1`, [name]);
+    return row ? { seq: Number(row.seq), n: Number(row.n), data: row.data } : undefined;
+  }
+
+  /** Keeps `data` as the profile's checkpoint unless one of a later event is there already (another instance's). */
+  async saveCheckpoint(name: string, seq: number, n: number, data: Uint8Array): Promise<boolean> {
+    const changed = await this.db.run(
+      `INSERT INTO profile_checkpoints (profile, seq, n, data, written_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (profile) DO UPDATE SET seq = excluded.seq, n = excluded.n, data = excluded.data, written_at = excluded.written_at
+       WHERE profile_checkpoints.seq < excluded.seq`,
+      [name, seq, n, Buffer.from(data.buffer, data.byteOffset, data.byteLength), new Date().toISOString()]);
+    return changed > 0;
   }
 
   /**

@@ -2,14 +2,16 @@
 // `calibkit_schema` holds the version; a database of a newer version is refused, an older one migrated.
 import type { SqlEngine } from "./sql.js";
 
-export const SCHEMA_VERSION = 1;
+// 2: profile_checkpoints (a profile's state in memory, written now and then, so a start reads no history).
+export const SCHEMA_VERSION = 2;
 
-const TABLES = [
-  `CREATE TABLE IF NOT EXISTS calibkit_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
+const TABLES: (string | ((engine: SqlEngine) => string))[] = [
   // A profile as created, and `head`: the sequence number of its last event (the row every writer locks).
   `CREATE TABLE IF NOT EXISTS profiles (name TEXT PRIMARY KEY, meta TEXT NOT NULL, head BIGINT NOT NULL, created_at TEXT NOT NULL)`,
   // Every change of a profile in the one order all instances see: example batches, audits, monitors.
   `CREATE TABLE IF NOT EXISTS profile_events (profile TEXT NOT NULL, seq BIGINT NOT NULL, kind TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (profile, seq))`,
+  // The latest checkpoint of a profile: its state after event `seq`, in the service's own binary layout.
+  (engine) => `CREATE TABLE IF NOT EXISTS profile_checkpoints (profile TEXT PRIMARY KEY, seq BIGINT NOT NULL, n BIGINT NOT NULL, data ${engine.kind === "postgres" ? "BYTEA" : "BLOB"} NOT NULL, written_at TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (scope TEXT NOT NULL, key TEXT NOT NULL, sha256 TEXT NOT NULL, ref TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (scope, key))`,
   `CREATE TABLE IF NOT EXISTS labelling_jobs (id TEXT PRIMARY KEY, profile TEXT NOT NULL, status TEXT NOT NULL, job TEXT NOT NULL, request TEXT NOT NULL, owner TEXT, lease_until BIGINT NOT NULL, updated_at TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS human_queue (id TEXT PRIMARY KEY, profile TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL, item TEXT NOT NULL, created_at TEXT NOT NULL)`,
@@ -26,11 +28,15 @@ export async function migrate(engine: SqlEngine): Promise<void> {
   await engine.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL would race on CREATE TABLE; one goes at a time.
     if (engine.kind === "postgres") await tx.all(`SELECT pg_advisory_xact_lock(7275321)`);
-    for (const statement of TABLES) await tx.run(statement);
+    await tx.run(`CREATE TABLE IF NOT EXISTS calibkit_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`);
     const [row] = await tx.all<{ version: number }>(`SELECT version FROM calibkit_schema WHERE id = 1${engine.forUpdate}`);
-    if (!row) await tx.run(`INSERT INTO calibkit_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [SCHEMA_VERSION]);
-    else if (Number(row.version) > SCHEMA_VERSION) {
+    if (row && Number(row.version) > SCHEMA_VERSION) {
       throw new Error(`The store at ${engine.location} has schema version ${row.version}, newer than this calibkit's ${SCHEMA_VERSION}; upgrade calibkit`);
     }
+    // Every version's tables are created if missing: an older store gains what it lacks (1 → 2: the
+    // checkpoints table, empty, filled by the service as its profiles grow), then its version is raised.
+    for (const statement of TABLES) await tx.run(typeof statement === "string" ? statement : statement(engine));
+    if (!row) await tx.run(`INSERT INTO calibkit_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [SCHEMA_VERSION]);
+    else if (Number(row.version) < SCHEMA_VERSION) await tx.run(`UPDATE calibkit_schema SET version = $1 WHERE id = 1`, [SCHEMA_VERSION]);
   });
 }

@@ -10,7 +10,7 @@ import {
 } from "./conformal.js";
 import { exampleEvidence } from "./evidence.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { rebuilt, WHOLE_POOL_UP_TO } from "./rebuilds.js";
+import { rebuilt, VENN_ABERS_WINDOW, WHOLE_POOL_UP_TO } from "./rebuilds.js";
 import { calibrationRng, exampleUniforms } from "./seeds.js";
 import { claimScores } from "./claimScores.js";
 
@@ -75,16 +75,16 @@ export function setCalibration(profile: ProfileState, pool: ProbabilityPool, met
 }
 
 /**
- * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`), on the pool's rebuild prefix: the whole
- * pool while it is small, then a prefix built in the background (rebuilds.ts).
+ * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`): on the whole pool while it is small,
+ * then on the last VENN_ABERS_WINDOW rows of the pool's rebuild prefix, built in the background (rebuilds.ts).
  */
 export function optionBeliefs(profile: ProfileState, pool: ProbabilityPool): CalibratedOptionBeliefs {
   const cacheKey = `option-beliefs|${key(pool.names)}`;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
-    const examples = (m: number) => ({ probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m) });
-    if (pool.n <= WHOLE_POOL_UP_TO) return calibrateOptionBeliefs(examples(pool.n));
-    return rebuilt(profile, cacheKey, pool.n, (m) => calibrateOptionBeliefsSteps(examples(m)));
+    const examples = (from: number, to: number) => ({ probabilities: { data: pool.rows.subarray(from * K, to * K), width: K }, labels: pool.labels.subarray(from, to) });
+    if (pool.n <= WHOLE_POOL_UP_TO) return calibrateOptionBeliefs(examples(0, pool.n));
+    return rebuilt(profile, cacheKey, pool.n, (m) => calibrateOptionBeliefsSteps(examples(Math.max(0, m - VENN_ABERS_WINDOW), m)));
   });
 }
 

@@ -61,7 +61,12 @@ export interface ProbabilityPool {
 }
 
 /** A pool being extended as the profile grows: examples are only ever appended, so each is scanned once. */
-interface GrowingPool {
+export interface GrowingPool {
+  names: readonly string[];
+  levels: boolean;
+  grouped: boolean;
+  booleanNames: [string, string] | undefined;
+  /** Examples scanned so far (positions 0 … scanned − 1). */
   scanned: number;
   rows: Float64Array;
   labels: Int32Array;
@@ -80,44 +85,61 @@ function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T 
   return next;
 }
 
+type PoolOptions = { levels?: boolean; grouped: boolean; booleanNames?: [string, string] };
+
+const poolKey = (names: readonly string[], options: PoolOptions) =>
+  `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${names.join("\u0000")}|${options.booleanNames?.join("\u0000") ?? ""}`;
+
+/** Scans the examples added since the pool last looked. */
+function advance(state: ProfileState, pool: GrowingPool): void {
+  const { names, booleanNames, levels, grouped } = pool;
+  const K = names.length;
+  const index = new Map(names.map((n, i) => [n, i]));
+  for (const n = state.n; pool.scanned < n; pool.scanned++) {
+    const example = state.exampleAt(pool.scanned);
+    const label = labelName(example.label, booleanNames);
+    const y = label === undefined ? undefined : index.get(label);
+    if (y === undefined) continue;
+    const evidence = exampleEvidence(example);
+    const p = probabilitiesOf(evidence, names, levels);
+    if (!p) continue;
+    if (grouped) {
+      const g = state.groupOf(example);
+      if (g === undefined) continue;
+      pool.groups.push(g);
+    }
+    pool.rows = grow(pool.rows, (pool.n + 1) * K);
+    pool.labels = grow(pool.labels, pool.n + 1);
+    pool.positions = grow(pool.positions, pool.n + 1);
+    pool.rows.set(p, pool.n * K);
+    pool.labels[pool.n] = y;
+    pool.positions[pool.n] = pool.scanned;
+    pool.n++;
+    if (!(levels ? evidence!.level_probabilities : evidence!.option_probabilities)) pool.estimated++;
+  }
+}
+
 /**
  * Every example whose evidence covers exactly `names` (option_probabilities, or level_probabilities when
  * `levels`) and whose label is one of them. `names` should be canonical (sorted) for options. A new version
  * scans only the examples added since the last one (O(batch)); the arrays returned are views that later
  * batches never change.
  */
-export function probabilityPool(state: ProfileState, names: readonly string[], options: { levels?: boolean; grouped: boolean; booleanNames?: [string, string] }): ProbabilityPool {
-  const key = `pool|${options.levels ? "levels" : "options"}|${options.grouped}|${names.join("\u0000")}|${options.booleanNames?.join("\u0000") ?? ""}`;
+export function probabilityPool(state: ProfileState, names: readonly string[], options: PoolOptions): ProbabilityPool {
+  const key = poolKey(names, options);
   return cached(state, key, () => {
     let pools = growing.get(state);
     if (!pools) growing.set(state, (pools = new Map()));
     let pool = pools.get(key);
-    if (!pool) pools.set(key, (pool = { scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), groups: [], n: 0, estimated: 0 }));
+    if (!pool) {
+      pool = {
+        names: [...names], levels: options.levels ?? false, grouped: options.grouped, booleanNames: options.booleanNames,
+        scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), groups: [], n: 0, estimated: 0,
+      };
+      advance(state, pool); // may throw (examples not read yet): the pool is kept only once it is whole
+      pools.set(key, pool);
+    } else advance(state, pool);
     const K = names.length;
-    const index = new Map(names.map((n, i) => [n, i]));
-    const examples = state.examples;
-    for (; pool.scanned < examples.length; pool.scanned++) {
-      const example = examples[pool.scanned]!;
-      const label = labelName(example.label, options.booleanNames);
-      const y = label === undefined ? undefined : index.get(label);
-      if (y === undefined) continue;
-      const evidence = exampleEvidence(example);
-      const p = probabilitiesOf(evidence, names, options.levels);
-      if (!p) continue;
-      if (options.grouped) {
-        const g = state.groupOf(example);
-        if (g === undefined) continue;
-        pool.groups.push(g);
-      }
-      pool.rows = grow(pool.rows, (pool.n + 1) * K);
-      pool.labels = grow(pool.labels, pool.n + 1);
-      pool.positions = grow(pool.positions, pool.n + 1);
-      pool.rows.set(p, pool.n * K);
-      pool.labels[pool.n] = y;
-      pool.positions[pool.n] = pool.scanned;
-      pool.n++;
-      if (!(options.levels ? evidence!.level_probabilities : evidence!.option_probabilities)) pool.estimated++;
-    }
     return {
       names,
       rows: pool.rows.subarray(0, pool.n * K),
@@ -128,4 +150,18 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       estimated: pool.estimated,
     };
   });
+}
+
+/** The profile's pools, each brought up to its last example (what a checkpoint keeps). */
+export function currentPools(state: ProfileState): GrowingPool[] {
+  const pools = [...(growing.get(state)?.values() ?? [])];
+  for (const pool of pools) advance(state, pool);
+  return pools;
+}
+
+/** Pools read from a checkpoint: later versions scan on from where they stopped. */
+export function restorePools(state: ProfileState, pools: readonly GrowingPool[]): void {
+  const map = new Map<string, GrowingPool>();
+  for (const pool of pools) map.set(poolKey(pool.names, { levels: pool.levels, grouped: pool.grouped, ...(pool.booleanNames ? { booleanNames: pool.booleanNames } : {}) }), pool);
+  growing.set(state, map);
 }

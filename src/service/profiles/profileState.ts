@@ -6,6 +6,7 @@
 //               the next batch of examples moves it back (to collecting or serving).
 import type { AuditResult, ExampleRecord, Profile } from "../../api/index.js";
 import { minimumN, recommendedN } from "../engine/conformal.js";
+import { ServiceError } from "../errors.js";
 import type { MonitorDefinition, MonitorState, ProfileMeta, ProfileRecord } from "./records.js";
 
 /** Idempotency replies kept per profile (oldest forgotten first). */
@@ -19,7 +20,11 @@ export interface AuditEntry {
 }
 
 export class ProfileState {
-  readonly examples: ExampleRecord[] = [];
+  /** Examples at positions base, base + 1, …; those before `base` are in the store, read when needed. */
+  private held: ExampleRecord[] = [];
+  private base = 0;
+  /** Asked to read the examples before `base` from the store (set by the profile store). */
+  onExamplesNeeded: ((state: ProfileState) => void) | undefined;
   version = 0;
   /** Sequence number of the last stored event applied (the store numbers every change of a profile). */
   seq = 0;
@@ -61,7 +66,7 @@ export class ProfileState {
     switch (record.t) {
       case "examples": {
         for (const example of record.examples) {
-          this.examples.push(example);
+          this.held.push(example);
           const group = this.meta.group_by ? this.groupOf(example) : undefined;
           if (group !== undefined) this.groupCounts.set(group, (this.groupCounts.get(group) ?? 0) + 1);
         }
@@ -92,7 +97,41 @@ export class ProfileState {
   }
 
   get n(): number {
-    return this.examples.length;
+    return this.base + this.held.length;
+  }
+
+  /** Whether every example is in memory (false after a start from a checkpoint, until they are read). */
+  get examplesHeld(): boolean {
+    return this.base === 0;
+  }
+
+  /** Every example in stored order; a 503 while those before the checkpoint are still in the store only. */
+  get examples(): readonly ExampleRecord[] {
+    if (this.base > 0) this.needExamples();
+    return this.held;
+  }
+
+  exampleAt(position: number): ExampleRecord {
+    if (position < this.base) this.needExamples();
+    return this.held[position - this.base]!;
+  }
+
+  /** A state read from a checkpoint of `n` examples, the examples themselves left in the store. */
+  startAt(n: number): void {
+    if (this.n !== 0) throw new Error("startAt: the profile already holds examples");
+    this.base = n;
+  }
+
+  /** The examples before the checkpoint, read from the store: the profile holds all its examples again. */
+  prependExamples(before: readonly ExampleRecord[]): void {
+    if (before.length !== this.base) throw new Error(`the store gave ${before.length} examples before the checkpoint, which holds ${this.base}`);
+    this.held = [...before, ...this.held];
+    this.base = 0;
+  }
+
+  private needExamples(): never {
+    this.onExamplesNeeded?.(this);
+    throw new ServiceError(503, "profile_loading", `Profile "${this.name}"'s examples are being read from the store (this query needs them, not only its calibration); retry after 1 s`, { retryAfter: 1 });
   }
 
   get collecting(): boolean {

@@ -4,16 +4,27 @@
 // never runs ahead of the store. Changes made by other instances arrive as store notices and are applied
 // in the background.
 //
-// Start-up does not wait for the profiles: it lists them and reads their events in the background, so the
-// service listens at once whatever their size. A request for a profile still being read waits for it
-// (async routes) or is answered 503 with retry-after (evaluate, which does not wait).
+// Start-up does not wait for the profiles: it lists them and reads each one's checkpoint and the events after
+// it in the background, so the service listens at once whatever their size. A request for a profile still
+// being read waits for it (async routes) or is answered 503 with retry-after (evaluate, which does not wait).
+// The examples before a checkpoint stay in the store until a query needs them (checkpoint.ts says what a
+// checkpoint holds); a checkpoint is written in the background whenever a profile has grown by an eighth
+// since its last one (and by at least `checkpointEvery` examples).
 import type { CreateProfile } from "../../api/index.js";
 import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
+import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { ProfileState } from "./profileState.js";
-import type { ProfileMeta, ProfileRecord } from "./records.js";
+import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
+
+export interface ProfileStoreOptions {
+  /** Fewest new examples that make a new checkpoint worth writing. Default 10,000. */
+  checkpointEvery?: number | undefined;
+}
+
+const CHECKPOINT_EVERY = 10_000;
 
 export class ProfileStore {
   private readonly profiles = new Map<string, ProfileState>();
@@ -22,11 +33,20 @@ export class ProfileStore {
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
+  /** Examples in each profile's last checkpoint (read or written by this instance), and writes under way. */
+  private readonly checkpointed = new WeakMap<ProfileState, number>();
+  private readonly writing = new Set<Promise<unknown>>();
+  private readonly reading = new WeakMap<ProfileState, Promise<void>>();
+  /** The event a checkpoint read at start was taken after: the examples before it are in events up to it. */
+  private readonly checkpointSeq = new WeakMap<ProfileState, number>();
+  private readonly checkpointEvery: number;
 
-  private constructor(private readonly store: Store, private readonly log: (line: string) => void) {}
+  private constructor(private readonly store: Store, private readonly log: (line: string) => void, options: ProfileStoreOptions) {
+    this.checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY;
+  }
 
-  static async open(store: Store, log: (line: string) => void): Promise<ProfileStore> {
-    const profiles = new ProfileStore(store, log);
+  static async open(store: Store, log: (line: string) => void, options: ProfileStoreOptions = {}): Promise<ProfileStore> {
+    const profiles = new ProfileStore(store, log, options);
     const listed = await store.profiles.list();
     let chain: Promise<unknown> = Promise.resolve();
     for (const stored of listed) {
@@ -48,14 +68,80 @@ export class ProfileStore {
     return this.loadedAll;
   }
 
-  /** Reads a profile's events from the store into a new state. */
+  /** Reads a profile from the store into a new state: its checkpoint, if any, and the events after it. */
   private async load(name: string, meta: ProfileMeta): Promise<ProfileState> {
     const known = this.profiles.get(name);
     if (known) return known;
-    const state = new ProfileState(meta);
-    for (const event of await this.store.profiles.events(name, 0)) state.applyEvent(event.seq, event.record as ProfileRecord);
+    const checkpoint = await this.store.profiles.checkpoint(name);
+    let state: ProfileState;
+    if (checkpoint) {
+      state = decodeCheckpoint(meta, checkpoint.data);
+      this.checkpointed.set(state, checkpoint.n);
+      this.checkpointSeq.set(state, checkpoint.seq);
+    } else state = new ProfileState(meta);
+    state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
+    for (const event of await this.store.profiles.events(name, state.seq)) state.applyEvent(event.seq, event.record as ProfileRecord);
     this.profiles.set(name, state);
     return state;
+  }
+
+  /**
+   * Every example of the profile in memory: those before its checkpoint are read from the store once, in the
+   * background, by the first query or route that needs them.
+   */
+  async examplesOf(state: ProfileState): Promise<ProfileState> {
+    if (!state.examplesHeld) await this.readExamples(state);
+    return state;
+  }
+
+  private readExamples(state: ProfileState): Promise<void> {
+    if (state.examplesHeld) return Promise.resolve();
+    let reading = this.reading.get(state);
+    if (!reading) {
+      const upTo = this.checkpointSeq.get(state)!;
+      reading = (async () => {
+        const before: ExamplesRecord["examples"] = [];
+        // A few events at a time: the service keeps answering while a large profile is read.
+        for (let after = 0; ;) {
+          const events = await this.store.profiles.events(state.name, after, 64, upTo);
+          if (events.length === 0) break;
+          for (const event of events) {
+            const record = event.record as ProfileRecord;
+            if (record.t === "examples") for (const example of record.examples) before.push(example);
+          }
+          after = events.at(-1)!.seq;
+        }
+        state.prependExamples(before);
+      })();
+      reading.catch((err: unknown) => {
+        this.reading.delete(state);
+        this.log(`could not read the examples of profile ${state.name} from the store: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      this.reading.set(state, reading);
+    }
+    return reading;
+  }
+
+  /** Writes a checkpoint of the profile in the background once it has grown enough since the last one. */
+  private maybeCheckpoint(state: ProfileState): void {
+    const last = this.checkpointed.get(state) ?? 0;
+    if (state.n - last < Math.max(this.checkpointEvery, last / 8) || this.closed) return;
+    this.checkpointed.set(state, state.n);
+    let checkpoint: ReturnType<typeof encodeCheckpoint>;
+    try {
+      checkpoint = encodeCheckpoint(state);
+    } catch (err) {
+      // Pools not advanceable without the examples before an older checkpoint: the next batch tries again.
+      this.checkpointed.set(state, last);
+      if (err instanceof ServiceError) return;
+      throw err;
+    }
+    const write = this.store.profiles.saveCheckpoint(state.name, checkpoint.seq, checkpoint.n, checkpoint.data).catch((err: unknown) => {
+      this.checkpointed.set(state, last);
+      this.log(`could not write a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
   }
 
   /** Brings one profile up to the store's head (another instance wrote to it, or created it). */
@@ -155,7 +241,10 @@ export class ProfileStore {
         const event = record ? { kind: record.t, record, idempotency: record.t === "examples" ? record.idempotency : undefined } : undefined;
         return { event, value: prepared };
       });
-      if (seq !== undefined && value.record) state.applyEvent(seq, value.record);
+      if (seq !== undefined && value.record) {
+        state.applyEvent(seq, value.record);
+        if (value.record.t === "examples") this.maybeCheckpoint(state);
+      }
       return value.result(state);
     });
   }
@@ -163,6 +252,7 @@ export class ProfileStore {
   async close(): Promise<void> {
     this.closed = true;
     await this.mutex.drain();
+    await Promise.all([...this.writing]);
   }
 }
 
