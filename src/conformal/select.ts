@@ -1,11 +1,61 @@
-// The k-th smallest of n doubles without sorting them (Hoare's FIND with median-of-three pivots; an
-// introselect fallback sorts when the partitions stop shrinking, so the worst case stays O(n log n)).
+// The k-th smallest of n doubles without sorting them. Large inputs: one filtering pass between two bounds
+// picked from a sorted sample (Floyd & Rivest 1975, "Algorithm 489"), which leaves O(√n) candidates; small
+// inputs and unlucky samples: Hoare's FIND with median-of-three pivots, whose introselect fallback sorts when
+// the partitions stop shrinking, so the worst case stays O(n log n).
 // Calibration needs the threshold at once but the sorted scores only for p-values, so strata sort lazily.
 
 import { sortAscending } from "./sortFloat.js";
 
-/** k-th smallest (1-based, 1 ≤ k ≤ n) of `a`, reordering `a` in place. Same value as sortAscending(a)[k − 1], −0 included. */
+const SAMPLE_FROM = 4096;
+/** Reused across calls: the pass writes up to n + 1 values. */
+let candidates = new Float64Array(0);
+
+/** k-th smallest (1-based, 1 ≤ k ≤ n) of `a` (may reorder `a`). Same value as sortAscending(a)[k − 1], −0 included. */
 export function selectKth(a: Float64Array, k: number): number {
+  const v = a.length >= SAMPLE_FROM ? sampledSelect(a, k) : hoareSelect(a, k);
+  if (v !== 0) return v;
+  // ±0 compare equal: sorted order puts every −0 first, so say which one the k-th is.
+  let below = 0;
+  for (let x = 0; x < a.length; x++) if (a[x]! < 0 || Object.is(a[x], -0)) below++;
+  return below >= k ? -0 : 0;
+}
+
+/**
+ * Bounds lo ≤ hi from a strided sample of m ≈ 12√n values, placed five binomial standard deviations either
+ * side of k's position; one pass counts the values below lo and copies those in [lo, hi]. When the k-th lies
+ * among the copies (all but astronomically rarely for any input order) it is selected there.
+ */
+function sampledSelect(a: Float64Array, k: number): number {
+  const n = a.length;
+  const m = Math.min(n >>> 2, Math.max(1024, Math.ceil(12 * Math.sqrt(n))));
+  const sample = new Float64Array(m);
+  const stride = n / m;
+  for (let t = 0; t < m; t++) sample[t] = a[Math.floor(t * stride)]!;
+  sortAscending(sample);
+  const at = (k / n) * m;
+  const spread = 5 * Math.sqrt((at * (m - at)) / m) + 4;
+  const loAt = Math.floor(at - spread);
+  const hiAt = Math.ceil(at + spread);
+  const lo = loAt < 0 ? -Infinity : sample[loAt]!;
+  const hi = hiAt >= m ? Infinity : sample[hiAt]!;
+  if (candidates.length <= n) candidates = new Float64Array(n + 1);
+  const c = candidates;
+  let below = 0;
+  let kept = 0;
+  for (let x = 0; x < n; x++) {
+    // Branchless: every value is written at the next free slot, which advances only for one in [lo, hi].
+    const v = a[x]!;
+    const under = +(v < lo);
+    below += under;
+    c[kept] = v;
+    kept += +(v <= hi) - under;
+  }
+  if (k <= below || k > below + kept) return hoareSelect(a, k);
+  return hoareSelect(c.subarray(0, kept), k - below);
+}
+
+/** Quickselect in place; sorts the range when it stops shrinking (introselect). */
+function hoareSelect(a: Float64Array, k: number): number {
   let lo = 0;
   let hi = a.length - 1;
   const target = k - 1;
@@ -36,12 +86,7 @@ export function selectKth(a: Float64Array, k: number): number {
     else if (target >= i) lo = i;
     else break; // j < target < i: a[target] equals the pivot
   }
-  const v = a[target]!;
-  if (v !== 0) return v;
-  // ±0 compare equal: sorted order puts every −0 first, so say which one the k-th is.
-  let below = 0;
-  for (let x = 0; x < a.length; x++) if (a[x]! < 0 || Object.is(a[x], -0)) below++;
-  return below >= k ? -0 : 0;
+  return a[target]!;
 }
 
 function swap(a: Float64Array, i: number, j: number): void {

@@ -6,7 +6,8 @@ import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
 import { resolveMethod, type SetMethod } from "./registry.js";
 import type { Rng } from "./rng.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
-import { predictRows, trueLabelScore, type ResolvedStrata, type SetOutputs } from "./setKernels.js";
+import { predictLacRows, predictRows, trueLabelScore, type ResolvedStrata, type SetOutputs } from "./setKernels.js";
+import { apsTrueScores, predictApsRows } from "./apsRows.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
 import { tuneRaps } from "./rapsTuning.js";
 import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
@@ -113,6 +114,8 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   if (method === "LAC" && !select && !rows.starts) {
     const w = rows.width;
     for (let i = 0; i < m; i++) scores[i] = 1 - d[i * w + labels[i]!]!; // trueLabelScore's LAC case, inlined
+  } else if (method !== "LAC" && !rows.starts) {
+    apsTrueScores(method === "RAPS", rows, labels, select, randomized ? rng : undefined, lambda, kReg, scores);
   } else {
     for (let t = 0; t < m; t++) {
       const i = select ? select[t]! : t;
@@ -196,6 +199,11 @@ export function resolveStrata(cal: CalibratedSet, groupNames: readonly (string |
   return { q, n, strata: all, slotOfRow, perClass: cal.classConditional };
 }
 
+/** Membership without per-option extras: the LAC and APS / RAPS kernels of fixed-width rows. */
+function fastPath(cal: CalibratedSet, options: SetBatchOptions): boolean {
+  return !cal.classConditional && !options.scores && !options.pValues;
+}
+
 /** Sets for every row of the batch: membership[i·K + j] = 1 ⇔ option j is in row i's set. O(N K log K). */
 export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: SetBatchOptions = {}): SetBatchPrediction {
   assertKind(cal, "set", "predictSetBatch");
@@ -206,16 +214,19 @@ export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: Se
   if (batch.groups) checkGroupCodes(batch.groups, count);
   let uniforms = options.uniforms;
   if (uniforms && uniforms.length !== count) throw invalid(`uniforms has ${uniforms.length} entries for ${count} rows`, "uniforms");
-  if (cal.randomized && !uniforms) {
-    if (!options.rng) throw new ConformalError("RNG_REQUIRED", `predictSetBatch: ${cal.method} is randomized, pass rng or uniforms`, { field: "rng" });
-    uniforms = new Float64Array(count);
-    for (let i = 0; i < count; i++) uniforms[i] = options.rng();
-  }
+  if (cal.randomized && !uniforms && !options.rng) throw new ConformalError("RNG_REQUIRED", `predictSetBatch: ${cal.method} is randomized, pass rng or uniforms`, { field: "rng" });
   if (!cal.randomized) uniforms = undefined;
+  // The fast kernels draw row i's u as they reach it (the same sequence, no N-long array); the general one reads them.
+  const draw = cal.randomized && !uniforms ? options.rng : undefined;
+  if (draw && !fastPath(cal, options)) {
+    uniforms = new Float64Array(count);
+    for (let i = 0; i < count; i++) uniforms[i] = draw();
+  }
+  // Without per-option extras the LAC and APS / RAPS kernels check their rows as they read them; the
+  // general kernel gets them checked first.
+  const fast = fastPath(cal, options);
   const d = rows.data;
-  // LAC without extras checks its rows as it reads them (predictRows); the others are checked first.
-  const lacOnly = cal.method === "LAC" && !cal.classConditional && !options.scores && !options.pValues;
-  for (let i = 0; !lacOnly && i < d.length; i++) {
+  for (let i = 0; !fast && i < d.length; i++) {
     const p = d[i]!;
     if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, Math.floor(i / width), "probabilities");
   }
@@ -231,6 +242,8 @@ export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: Se
     pValues: options.pValues ? new Float64Array(size) : undefined,
     thresholds: options.thresholds ? new Float64Array(size) : undefined,
   };
-  predictRows(cal.method, rows, uniforms, cal.lambda, cal.kReg, strata, out);
+  if (!fast) predictRows(cal.method, rows, uniforms, cal.lambda, cal.kReg, strata, out);
+  else if (cal.method === "LAC") predictLacRows(rows, strata.q, strata.n, strata.slotOfRow, out.membership, out.sizes, out.n, out.thresholds);
+  else predictApsRows(rows, uniforms, draw, cal.lambda, cal.kReg, strata.q, strata.n, strata.slotOfRow, out.membership, out.sizes, out.n, out.thresholds);
   return out;
 }

@@ -121,6 +121,27 @@ export interface ResolvedStrata {
   readonly perClass: boolean;
 }
 
+/** LAC membership of fixed-width rows (1 ⇔ 1 − p ≤ q̂ of the row's stratum), checking each value as it is read. */
+export function predictLacRows(rows: PackedRows, qs: Float64Array, ns: Int32Array, slotOfRow: Int32Array | undefined, membership: Uint8Array, sizes: Int32Array, n: Int32Array, thresholds: Float64Array | undefined): void {
+  const d = rows.data;
+  const w = rows.width;
+  for (let i = 0, o = 0; i < rows.count; i++, o += w) {
+    const slot = slotOfRow ? slotOfRow[i]! : 0;
+    const q = qs[slot]!;
+    let size = 0;
+    for (let j = o; j < o + w; j++) {
+      const p = d[j]!;
+      if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
+      const hit = +(1 - p <= q); // branchless: the comparison is unpredictable
+      membership[j] = hit;
+      size += hit;
+    }
+    sizes[i] = size;
+    n[i] = ns[slot]!;
+    if (thresholds) thresholds.fill(q, o, o + w);
+  }
+}
+
 let rowScores = new Float64Array(16);
 
 /**
@@ -130,7 +151,6 @@ let rowScores = new Float64Array(16);
 export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float64Array | undefined, lambda: number, kReg: number, strata: ResolvedStrata, out: SetOutputs): void {
   const { data: d, count } = rows;
   const { q: qs, n: ns, slotOfRow, perClass } = strata;
-  const keep = out.scores !== undefined || out.pValues !== undefined || perClass;
   const sorted = out.pValues ? strata.strata.map((st) => st.scores) : [];
   for (let i = 0; i < count; i++) {
     const o = rows.starts ? rows.starts[i]! : i * rows.width;
@@ -138,21 +158,6 @@ export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float
     const m = i * rows.width;
     const base = slotOfRow ? slotOfRow[i]! : 0;
     let size = 0;
-    if (method === "LAC" && !keep) {
-      // The hot loop of LAC: one threshold, no score kept.
-      const q = qs[base]!;
-      for (let j = 0; j < w; j++) {
-        const p = d[o + j]!;
-        if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities"); // validated here: one pass, not two
-        const hit = +(1 - p <= q); // branchless: the comparison is unpredictable
-        out.membership[m + j] = hit;
-        size += hit;
-      }
-      if (out.thresholds) out.thresholds.fill(q, m, m + w);
-      out.sizes[i] = size;
-      out.n[i] = w ? ns[base]! : 0;
-      continue;
-    }
     if (rowScores.length < w) rowScores = new Float64Array(w);
     optionScores(method, d, o, w, uniforms ? uniforms[i]! : 1, lambda, kReg, rowScores, 0);
     let nMin = 2147483647;

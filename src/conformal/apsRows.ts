@@ -1,0 +1,136 @@
+// Fast paths of the APS / RAPS kernels (Romano, Sesia & Candès 2020; Angelopoulos et al. 2021) for fixed-width
+// rows when only membership is asked. The arithmetic is that of setKernels.ts, value for value: probability
+// mass summed in descending order, the score of rank r being mass + u·p_r (+ λ·max(0, r + 1 − k_reg)).
+// Those scores never fall as r rises (each term is monotone and rounding is monotone), so a row's set is its
+// top R options, R = the number of ranks whose score is ≤ q̂: one ranking of the row's values, one prefix
+// scan that stops at the first rank outside, and one pass naming the options ranked above R. No per-option
+// score, no allocation per row.
+
+import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
+
+let values = new Float64Array(16);
+let ranks = new Int32Array(16);
+
+/**
+ * The row's values in descending order into out[0..w). Short rows are ranked by counting without branches
+ * (a mispredicted branch costs more than the w² compares); equal values get consecutive ranks by index.
+ */
+export function descendingValues(d: Float64Array, o: number, w: number, out: Float64Array): void {
+  if (w <= 16) {
+    for (let j = 0; j < w; j++) {
+      const p = d[o + j]!;
+      let r = 0;
+      for (let x = 0; x < j; x++) r += +(d[o + x]! >= p);
+      for (let x = j + 1; x < w; x++) r += +(d[o + x]! > p);
+      out[r] = p;
+    }
+    return;
+  }
+  for (let j = 0; j < w; j++) {
+    const p = d[o + j]!;
+    let t = j;
+    while (t > 0 && out[t - 1]! < p) {
+      out[t] = out[t - 1]!;
+      t--;
+    }
+    out[t] = p;
+  }
+}
+
+/** True-label scores of rows [0, count) (or of `select`ed rows) for calibration; `draw` gives row t's u. */
+export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike<number>, select: Int32Array | undefined, draw: (() => number) | undefined, lambda: number, kReg: number, out: Float64Array): void {
+  const d = rows.data;
+  const w = rows.width;
+  if (values.length < w) values = new Float64Array(w);
+  const v = values;
+  for (let t = 0; t < out.length; t++) {
+    const i = select ? select[t]! : t;
+    const o = i * w;
+    const y = labels[i]!;
+    const py = d[o + y]!;
+    let r = 0;
+    for (let j = 0; j < w; j++) {
+      const p = d[o + j]!;
+      r += +(p > py) + +(p === py && j < y);
+    }
+    // The r values ranked above y, summed in descending order: only they are sorted (insertion; r is small
+    // for most calibration rows, whose label is usually ranked high).
+    let mass = 0;
+    if (r === 1) {
+      let m = -Infinity;
+      for (let j = 0; j < w; j++) {
+        const p = d[o + j]!;
+        if ((p > py || (p === py && j < y)) && p > m) m = p;
+      }
+      mass += m;
+    } else if (r > 1) {
+      let c = 0;
+      for (let j = 0; j < w; j++) {
+        const p = d[o + j]!;
+        if (p > py || (p === py && j < y)) {
+          let x = c++;
+          while (x > 0 && v[x - 1]! < p) {
+            v[x] = v[x - 1]!;
+            x--;
+          }
+          v[x] = p;
+        }
+      }
+      for (let x = 0; x < r; x++) mass += v[x]!;
+    }
+    const u = draw ? draw() : 1;
+    const score = mass + u * py;
+    out[t] = raps ? score + lambda * Math.max(0, r + 1 - kReg) : score;
+  }
+}
+
+/**
+ * Membership, sizes and n of fixed-width rows against one threshold per row's stratum (`slotOfRow` picks it).
+ * Row i's u is uniforms[i], else the next draw, else 1. Checks each row's probabilities as it reads them.
+ */
+export function predictApsRows(
+  rows: PackedRows, uniforms: Float64Array | undefined, draw: (() => number) | undefined, lambda: number, kReg: number,
+  qs: Float64Array, ns: Int32Array, slotOfRow: Int32Array | undefined,
+  membership: Uint8Array, sizes: Int32Array, n: Int32Array, thresholds: Float64Array | undefined,
+): void {
+  const d = rows.data;
+  const w = rows.width;
+  if (values.length < w) values = new Float64Array(w);
+  const v = values;
+  const pen = lambda;
+  if (ranks.length < w) ranks = new Int32Array(w);
+  const rk = ranks;
+  for (let i = 0, o = 0; i < rows.count; i++, o += w) {
+    const slot = slotOfRow ? slotOfRow[i]! : 0;
+    const q = qs[slot]!;
+    const u = uniforms ? uniforms[i]! : draw ? draw() : 1;
+    // Rank by counting (see descendingValues), checking each value once; rk[j] = option j's 0-based rank.
+    for (let j = 0; j < w; j++) {
+      const p = d[o + j]!;
+      if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
+      let r = 0;
+      if (w <= 16) {
+        for (let x = 0; x < j; x++) r += +(d[o + x]! >= p);
+        for (let x = j + 1; x < w; x++) r += +(d[o + x]! > p);
+      } else {
+        for (let x = 0; x < w; x++) {
+          const px = d[o + x]!;
+          if (px > p || (px === p && x < j)) r++;
+        }
+      }
+      v[r] = p;
+      rk[j] = r;
+    }
+    let mass = 0;
+    let R = 0;
+    for (; R < w; R++) {
+      const p = v[R]!;
+      if (!(mass + u * p + (pen > 0 ? pen * Math.max(0, R + 1 - kReg) : 0) <= q)) break;
+      mass += p;
+    }
+    for (let j = 0; j < w; j++) membership[o + j] = +(rk[j]! < R);
+    sizes[i] = R;
+    n[i] = ns[slot]!;
+    if (thresholds) thresholds.fill(q, o, o + w);
+  }
+}
