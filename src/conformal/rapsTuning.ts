@@ -3,13 +3,13 @@
 // rank, then λ from a fixed grid minimising the mean set size. The rest of the data calibrates.
 
 import { ConformalError, invalid } from "./errors.js";
-import { conformalQuantile } from "./quantile.js";
+import { conformalRank } from "./quantile.js";
 import { permutation } from "./rng.js";
 import type { PackedRows } from "./rowsPacked.js";
-import { optionScores, trueLabelRank, trueLabelScore } from "./setKernels.js";
+import { descendingValues } from "./apsRows.js";
+import { selectKth } from "./select.js";
 import { minimumN } from "./sampleSize.js";
 import type { SetOptions } from "./setTypes.js";
-import { sortAscending } from "./sortFloat.js";
 
 export const RAPS_LAMBDA_GRID: readonly number[] = [0.001, 0.01, 0.1, 0.2, 0.5];
 /** Used when the tuning split is too small for a finite quantile (the paper's defaults). */
@@ -38,38 +38,58 @@ export function tuneRaps(rows: PackedRows, labels: ArrayLike<number>, options: S
   const perm = permutation(n, rng);
   const nTune = Math.floor(n * fraction);
   const tune = perm.subarray(0, nTune);
-  const rest = Int32Array.from(perm.subarray(nTune)).sort();
+  // The rest in ascending order, by marking the tuning rows (a comparison sort of 80,000 indices cost more
+  // than the tuning itself).
+  const tuned = new Uint8Array(n);
+  for (let t = 0; t < nTune; t++) tuned[perm[t]!] = 1;
+  const rest = new Int32Array(n - nTune);
+  for (let i = 0, r = 0; i < n; i++) if (!tuned[i]) rest[r++] = i;
   if (nTune < minimumN(options.alpha)) return { ...RAPS_DEFAULTS, calibrationIndices: rest };
   const ranks = new Float64Array(nTune);
   const apsScores = new Float64Array(nTune);
-  // Per tuning row, the APS part of every option's score (mass above + u·p) and its rank: the penalty is
-  // the only part that depends on λ, so each grid point costs one pass, not a sort per row.
+  // Per tuning row, its values ranked once: the APS part of the score at every rank (mass above + u·p) and
+  // the true label's. The penalty is the only part that depends on λ, so each grid point costs one pass;
+  // a set's size needs the scores by rank, not which option holds each rank.
   let total = 0;
   const start = new Int32Array(nTune + 1);
+  let widest = 0;
   for (let t = 0; t < nTune; t++) {
     const i = tune[t]!;
     start[t] = total;
-    total += rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
+    const w = rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
+    if (w > widest) widest = w;
+    total += w;
   }
   start[nTune] = total;
   const base = new Float64Array(total);
   const rankOf = new Int32Array(total);
+  const v = new Float64Array(widest);
+  const d = rows.data;
   for (let t = 0; t < nTune; t++) {
     const i = tune[t]!;
     const u = randomized ? rng() : 1;
-    ranks[t] = trueLabelRank(rows, i, labels[i]!);
-    apsScores[t] = trueLabelScore("APS", rows, i, labels[i]!, u, 0, 0);
     const o = rows.starts ? rows.starts[i]! : i * rows.width;
     const w = start[t + 1]! - start[t]!;
-    optionScores("APS", rows.data, o, w, u, 0, 0, base, start[t]!);
-    for (let j = 0; j < w; j++) rankOf[start[t]! + j] = 1 + countAbove(rows.data, o, w, j);
+    const y = labels[i]!;
+    const py = d[o + y]!;
+    let r = 0;
+    for (let j = 0; j < w; j++) r += +(d[o + j]! > py) + +(d[o + j]! === py && j < y);
+    descendingValues(d, o, w, v);
+    let mass = 0;
+    for (let x = 0; x < w; x++) {
+      if (x === r) apsScores[t] = mass + u * py;
+      base[start[t]! + x] = mass + u * v[x]! + 0;
+      rankOf[start[t]! + x] = x + 1;
+      mass += v[x]!;
+    }
+    ranks[t] = r + 1;
   }
-  const kReg = Math.max(0, Math.min(conformalQuantile(sortAscending(Float64Array.from(ranks)), options.alpha), 1e9));
+  const kReg = Math.max(0, Math.min(quantileOf(Float64Array.from(ranks), options.alpha), 1e9));
   let best: { lambda: number; size: number } = { lambda: RAPS_DEFAULTS.lambda, size: Infinity };
   const s = new Float64Array(nTune);
   for (const lambda of RAPS_LAMBDA_GRID) {
     for (let t = 0; t < nTune; t++) s[t] = apsScores[t]! + lambda * Math.max(0, ranks[t]! - kReg);
-    const q = conformalQuantile(sortAscending(s.slice()), options.alpha);
+    const q = quantileOf(s.slice(), options.alpha);
     let size = 0;
     for (let x = 0; x < total; x++) if (base[x]! + (lambda > 0 ? lambda * Math.max(0, rankOf[x]! - kReg) : 0) <= q) size++;
     if (size < best.size) best = { lambda, size };
@@ -77,13 +97,8 @@ export function tuneRaps(rows: PackedRows, labels: ArrayLike<number>, options: S
   return { lambda: best.lambda, kReg, calibrationIndices: rest };
 }
 
-/** Options ranked above option j (descending probability, lower index first on ties). */
-function countAbove(d: Float64Array, o: number, w: number, j: number): number {
-  const pj = d[o + j]!;
-  let r = 0;
-  for (let x = 0; x < w; x++) {
-    const p = d[o + x]!;
-    if (p > pj || (p === pj && x < j)) r++;
-  }
-  return r;
+/** The split-conformal quantile of the scores (conformalQuantile's value), by selection; reorders `scores`. */
+function quantileOf(scores: Float64Array, alpha: number): number {
+  const k = conformalRank(scores.length, alpha);
+  return k > scores.length ? Infinity : k < 1 ? -Infinity : selectKth(scores, k);
 }

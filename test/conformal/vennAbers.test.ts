@@ -87,3 +87,31 @@ describe("Venn–Abers fast fit", () => {
     void gaussian;
   });
 });
+
+describe("Venn–Abers fit: O(n) after the sort (walk steps counted at n, 2n, 4n)", () => {
+  it("takes at most 2 walk steps per distinct score and label, never the searched fallback, at every size", async () => {
+    const { counters } = await import("../../src/conformal/vennAbersFit.js");
+    const { mulberry32 } = await import("../../src/conformal/index.js");
+    const rng = mulberry32(99);
+    // Labels that flip often make many pooled blocks; a sorted, alternating pattern makes long hulls.
+    const shapes: [string, (n: number) => { s: Float64Array; y: Uint8Array }][] = [
+      ["calibrated", (n) => { const s = Float64Array.from({ length: n }, () => rng()); return { s, y: Uint8Array.from(s, (x) => +(rng() < x)) }; }],
+      ["alternating", (n) => ({ s: Float64Array.from({ length: n }, (_, i) => i / n), y: Uint8Array.from({ length: n }, (_, i) => i % 2) })],
+      ["convex staircase", (n) => ({ s: Float64Array.from({ length: n }, (_, i) => i), y: Uint8Array.from({ length: n }, (_, i) => +(Math.sqrt(i) % 1 < 0.5)) })],
+    ];
+    for (const [name, make] of shapes) {
+      const perPoint: number[] = [];
+      for (const n of [5_000, 10_000, 20_000]) {
+        const { s, y } = make(n);
+        counters.steps = 0;
+        counters.fallbacks = 0;
+        const cal = calibrateBelief(s, y);
+        expect(counters.fallbacks, name).toBe(0);
+        perPoint.push(counters.steps / cal.xs.length);
+        expect(counters.steps, `${name} n=${n}`).toBeLessThanOrEqual(4 * (cal.xs.length + 1));
+      }
+      // Steps per point do not grow with n (an O(n log n) bridge phase would add a constant per doubling).
+      expect(perPoint[2]!, name).toBeLessThanOrEqual(perPoint[0]! + 0.05);
+    }
+  });
+});
