@@ -4,7 +4,7 @@
 // on the same data when python3 has numpy; the per-row API; and `calibkit conformal` end to end on
 // 100,000-record JSON Lines files. Run: npx tsx bench/conformal.ts
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -41,6 +41,7 @@ const testLower = Float64Array.from({ length: N }, () => rng() - 1);
 const testUpper = Float64Array.from(testLower, (x) => x + 1.5);
 
 let sink = 0;
+const f1 = (x: number) => x.toFixed(1);
 /**
  * Median time of `f` in ns, after one warm-up run: CPU time of this process (user + system) by default, wall
  * time with CALIBKIT_BENCH_CLOCK=wall. On a machine shared with other work the wall clock counts the time other
@@ -107,6 +108,15 @@ for (const [method, goal] of [["LAC", 100], ["APS", 300], ["RAPS", 400]] as cons
   const fit = median(() => void (c = C.calibrateBelief(scores, labels))) / N;
   const predict = median(() => void (sink += C.predictBeliefBatch(c, testScores).p1[0]!)) / N;
   rows.push({ name: "Venn–Abers fit (per calibration example); predict per test example", total: fit, predict, goal: 300 });
+  // The same fit at 4n: O(n log n) shows as a per-example cost that grows by a constant (the sort's), not by
+  // a factor, when n quadruples.
+  const s4 = Float64Array.from({ length: 4 * N }, () => rng());
+  const l4 = Uint8Array.from(s4, (x) => (rng() < x ? 1 : 0));
+  const fit4 = median(() => void (sink += C.calibrateBelief(s4, l4).n), 3) / (4 * N);
+  const s1 = s4.subarray(0, N);
+  const l1 = l4.subarray(0, N);
+  const fit1 = median(() => void (sink += C.calibrateBelief(s1, l1).n), 3) / N;
+  rows.push({ name: `Venn–Abers fit on uniform scores, n = ${N.toLocaleString("en")} → ${(4 * N).toLocaleString("en")} (per calibration example)`, total: fit4, per: `${f1(fit1)} at n → ${f1(fit4)} at 4n` });
 }
 // The per-row API (a thin layer on the same kernels): one object per prediction.
 for (const method of ["LAC", "APS"] as const) {
@@ -183,11 +193,11 @@ for (const args of [["--method", "LAC"], ["--method", "APS"], ["--method", "APS"
     if (p.status !== 0) throw new Error(`calibkit conformal failed: ${p.stderr}`);
   }
   t.sort((a, b) => a - b);
-  command.push({ name: "the same LAC run as a process (`node bin/calibkit.js conformal set …`; wall time, node start and tsx included)", total: t[1]! / N, goal: 10_000 });
+  const built = existsSync(new URL("../dist/cli/main.js", import.meta.url));
+  command.push({ name: `the same LAC run as a process (\`node bin/calibkit.js conformal set …\`; wall time, node start included; ${built ? "the built dist/ (npm run build)" : "no build: the TypeScript source through tsx"})`, total: t[1]! / N, goal: 10_000 });
 }
 rmSync(dir, { recursive: true, force: true });
 
-const f1 = (x: number) => x.toFixed(1);
 const lines = [
   "## conformal",
   "",
@@ -198,7 +208,7 @@ const lines = [
   "",
   "| columnar batch API | ns per test example (calibrate + predict) | × floor | goal | calibrate | predict |",
   "|---|---:|---:|---:|---:|---:|",
-  ...rows.map((r) => `| ${r.name} | ${f1(r.total)} | ${f1(r.total / floor)} | ${r.goal === undefined ? "–" : `≤ ${r.goal}${r.total <= r.goal ? " ✓" : " ✗"}`} | ${r.calibrate === undefined ? "–" : f1(r.calibrate)} | ${r.predict === undefined ? "–" : f1(r.predict)} |`),
+  ...rows.map((r) => `| ${r.name}${r.per ? ` (${r.per})` : ""} | ${f1(r.total)} | ${f1(r.total / floor)} | ${r.goal === undefined ? "–" : `≤ ${r.goal}${r.total <= r.goal ? " ✓" : " ✗"}`} | ${r.calibrate === undefined ? "–" : f1(r.calibrate)} | ${r.predict === undefined ? "–" : f1(r.predict)} |`),
   "",
   typeof numpy === "number"
     ? `numpy LAC on the same data (calibrate + predict: \`np.partition\` for the order statistic, one vectorised compare), same run: **${f1(numpy)} ns per example**, ${f1(numpy / floor)}× floor; calibkit's batch LAC takes ${f1(rows[0]!.total / numpy)}× numpy's time.`
