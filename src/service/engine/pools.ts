@@ -165,3 +165,8 @@ export function restorePools(state: ProfileState, pools: readonly GrowingPool[])
   for (const pool of pools) map.set(poolKey(pool.names, { levels: pool.levels, grouped: pool.grouped, ...(pool.booleanNames ? { booleanNames: pool.booleanNames } : {}) }), pool);
   growing.set(state, map);
 }
+
+/** How many pools the profile has: a checkpoint is written again when queries of a new kind made one. */
+export function poolCount(state: ProfileState): number {
+  return growing.get(state)?.size ?? 0;
+}

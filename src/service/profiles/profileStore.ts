@@ -15,6 +15,7 @@ import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
+import { poolCount } from "../engine/pools.js";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { ProfileState } from "./profileState.js";
 import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
@@ -34,7 +35,8 @@ export class ProfileStore {
   private readonly mutex = new KeyedMutex();
   private closed = false;
   /** Examples in each profile's last checkpoint (read or written by this instance), and writes under way. */
-  private readonly checkpointed = new WeakMap<ProfileState, number>();
+  private readonly checkpointed = new WeakMap<ProfileState, { n: number; pools: number }>();
+  private readonly checkpointTimer: NodeJS.Timeout;
   private readonly writing = new Set<Promise<unknown>>();
   private readonly reading = new WeakMap<ProfileState, Promise<void>>();
   /** The event a checkpoint read at start was taken after: the examples before it are in events up to it. */
@@ -43,6 +45,11 @@ export class ProfileStore {
 
   private constructor(private readonly store: Store, private readonly log: (line: string) => void, options: ProfileStoreOptions) {
     this.checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY;
+    // Pools first asked for after the last checkpoint (a query type, option names) join the next one soon.
+    this.checkpointTimer = setInterval(() => {
+      for (const state of this.profiles.values()) this.maybeCheckpoint(state);
+    }, 2_000);
+    this.checkpointTimer.unref();
   }
 
   static async open(store: Store, log: (line: string) => void, options: ProfileStoreOptions = {}): Promise<ProfileStore> {
@@ -76,7 +83,7 @@ export class ProfileStore {
     let state: ProfileState;
     if (checkpoint) {
       state = decodeCheckpoint(meta, checkpoint.data);
-      this.checkpointed.set(state, checkpoint.n);
+      this.checkpointed.set(state, { n: checkpoint.n, pools: poolCount(state) });
       this.checkpointSeq.set(state, checkpoint.seq);
     } else state = new ProfileState(meta);
     state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
@@ -122,16 +129,23 @@ export class ProfileStore {
     return reading;
   }
 
-  /** Writes a checkpoint of the profile in the background once it has grown enough since the last one. */
-  private maybeCheckpoint(state: ProfileState): void {
-    const last = this.checkpointed.get(state) ?? 0;
-    if (state.n - last < Math.max(this.checkpointEvery, last / 8) || this.closed) return;
-    this.checkpointed.set(state, state.n);
+  /**
+   * Writes a checkpoint of the profile in the background once it has grown enough since the last one, or
+   * (`final`: at a clean stop) changed at all; a profile of fewer than `checkpointEvery` examples needs none.
+   */
+  private maybeCheckpoint(state: ProfileState, final = false): void {
+    const last = this.checkpointed.get(state) ?? { n: 0, pools: 0 };
+    const pools = poolCount(state);
+    if (this.closed && !final) return;
+    if (state.n < this.checkpointEvery || (state.n === last.n && pools <= last.pools)) return;
+    const grown = state.n - last.n >= Math.max(this.checkpointEvery, last.n / 8);
+    if (!grown && !final && pools <= last.pools) return;
+    this.checkpointed.set(state, { n: state.n, pools });
     let checkpoint: ReturnType<typeof encodeCheckpoint>;
     try {
       checkpoint = encodeCheckpoint(state);
     } catch (err) {
-      // Pools not advanceable without the examples before an older checkpoint: the next batch tries again.
+      // Pools not advanceable without the examples before an older checkpoint: a later batch tries again.
       this.checkpointed.set(state, last);
       if (err instanceof ServiceError) return;
       throw err;
@@ -251,7 +265,9 @@ export class ProfileStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.checkpointTimer);
     await this.mutex.drain();
+    for (const state of this.profiles.values()) this.maybeCheckpoint(state, true);
     await Promise.all([...this.writing]);
   }
 }
