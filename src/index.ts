@@ -1,6 +1,6 @@
 // calibkit's public face. Each concern lives in its own folder; this file re-exports the names a library
 // user reaches for first. Every folder also has a subpath export of its own (`calibkit/adapters`,
-// `calibkit/service`, `calibkit/mail`, `calibkit/conformal`, ...).
+// `calibkit/service`, `calibkit/mail`, `calibkit/conformal`, `calibkit/run`, ...).
 export * from "./api/index.js";
 export * from "./client/index.js";
 export {
@@ -8,3 +8,8 @@ export {
   defaultModelsDir, openAdapter, resolveAccessLevel, resolveModelPath, startModelServer, type ModelAdapter,
 } from "./adapters/index.js";
 export * from "./evidence/index.js";
+export {
+  QueryTypeMismatchError, runCalibration, RunInputError, RunOptionError, runSuite, SuiteError,
+  type CalibrationOptions, type CalibrationResult, type ProgressEvent, type ReportFiles, type RunHooks, type SuiteDefinition,
+  type SuiteOptions, type SuiteResult,
+} from "./run/index.js";

@@ -1,11 +1,11 @@
-// The service a run talks to: a remote one (--service, key from $CALIBKIT_API_KEY), or the embedded
-// self-hosted service on a free loopback port with a fresh temp data dir, removed afterwards.
+// The service a run talks to: a remote one (`service`, its key from `apiKey` or $CALIBKIT_API_KEY), or the
+// embedded self-hosted service on a free loopback port with a fresh temp data dir, removed afterwards.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EvaluationClient } from "../client/index.js";
 import { startService, type ServiceConfigInput } from "../service/index.js";
-import { removeOnInterrupt } from "./interrupt.js";
+import type { Reporter } from "./events.js";
 
 export interface Connection extends AsyncDisposable {
   client: EvaluationClient;
@@ -17,16 +17,18 @@ export interface Connection extends AsyncDisposable {
 export const API_KEY_ENV = "CALIBKIT_API_KEY";
 
 /** `config`: the embedded service's configuration (its cascade backends); a remote service has its own. */
-export async function connect(serviceUrl: string | undefined, log: (line: string) => void, config?: ServiceConfigInput): Promise<Connection> {
-  if (serviceUrl !== undefined) {
-    const apiKey = process.env[API_KEY_ENV];
-    const client = new EvaluationClient({ baseUrl: serviceUrl, ...(apiKey ? { apiKey } : {}) });
+export async function connect(
+  remote: { service?: string | undefined; apiKey?: string | undefined }, reporter: Reporter, config?: ServiceConfigInput,
+): Promise<Connection> {
+  if (remote.service !== undefined) {
+    const apiKey = remote.apiKey ?? process.env[API_KEY_ENV];
+    const client = new EvaluationClient({ baseUrl: remote.service, ...(apiKey ? { apiKey } : {}) });
     const close = async () => undefined;
     return { client, baseUrl: client.baseUrl, embedded: false, close, [Symbol.asyncDispose]: close };
   }
   const dataDir = await mkdtemp(join(tmpdir(), "calibkit-run-"));
-  const forget = removeOnInterrupt(dataDir);
-  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log, ...(config ? { config } : {}) }).catch(async (err: unknown) => {
+  const forget = reporter.temporary(dataDir);
+  const service = await startService({ host: "127.0.0.1", port: 0, dataDir, log: reporter.log, ...(config ? { config } : {}) }).catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     forget();
     throw err;

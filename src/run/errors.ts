@@ -15,3 +15,11 @@ export class RunOptionError extends CalibkitError {
     super("RUN_OPTION_INVALID", `--${option}: ${message}`, { field: option });
   }
 }
+
+/** The query type asked for needs items of another kind than the dataset holds. */
+export class QueryTypeMismatchError extends CalibkitError {
+  override name = "QueryTypeMismatchError";
+  constructor(message: string) {
+    super("RUN_QUERY_TYPE_MISMATCH", message, { field: "query-type" });
+  }
+}

@@ -1,7 +1,6 @@
 // The main job, step by step: split the dataset, build evidence with the local model, create the profile
 // and add the calibration examples, evaluate the test split in client_evidence requests, audit on held-out
 // examples, feed a coverage monitor, and cross-check every answer against the local conformal engine.
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../api/index.js";
 import { countingAdapter, openAdapter } from "../adapters/index.js";
@@ -16,34 +15,28 @@ import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from 
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
-import type { RunOptions } from "./options.js";
-import { startProgress } from "./progress.js";
+import type { ResolvedCalibrationOptions } from "./calibrationOptions.js";
+import type { Reporter } from "./events.js";
 import { exampleRecord, scoredRow, type Scored } from "./records.js";
 import { runStatistics } from "./statistics.js";
 import { checkSplitSizes } from "./preflight.js";
 import { auditStep, evaluateTestSplit, monitorStep } from "./steps.js";
 import { RunInputError } from "./errors.js";
+import { calibkitVersion } from "./version.js";
 
 /** Examples per POST …/examples while ingesting (each batch is one progress step). */
 const INGEST_BATCH = 100;
 
-async function calibkitVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-  return pkg.version ?? "unknown";
-}
-
-export interface RunResult {
-  summary: RunSummary;
-}
-
-function profileNameFor(options: RunOptions, remote: boolean): string {
+function profileNameFor(options: ResolvedCalibrationOptions, remote: boolean): string {
   if (options.profile) return options.profile;
   const stem = basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
   // A shared remote service may already hold a profile of that name: never add to someone else's.
   return remote ? `${stem}-${Date.now().toString(36)}` : stem;
 }
 
-export async function runPipeline(options: RunOptions, dataset: Dataset, log: (line: string) => void): Promise<RunResult> {
+/** A set or interval run: the items are multiple-choice or ordinal. */
+export async function runChoicePipeline(options: ResolvedCalibrationOptions, dataset: Dataset, reporter: Reporter): Promise<RunSummary> {
+  const log = reporter.log;
   const started = performance.now();
   const timings: RunSummary["timings"] = [];
   const timed = async <T>(step: string, items: number | undefined, work: () => Promise<T>): Promise<T> => {
@@ -52,7 +45,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     timings.push({ step, seconds: (performance.now() - t0) / 1000, ...(items !== undefined ? { items } : {}) });
     return value;
   };
-  const progress = (label: string, total: number) => startProgress(label, total, { quiet: options.quiet });
+  const progress = reporter.step;
 
   const choices = choicesOf(dataset);
   const method = methodFor(choices.type, options.method, options.dataset);
@@ -81,7 +74,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
     const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
 
     // The service before the long evidence step, so a wrong URL or API key fails at once.
-    await using service = await connect(options.service, log);
+    await using service = await connect(options, reporter);
     const client = service.client;
     const name = profileNameFor(options, !service.embedded);
     log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
@@ -174,7 +167,7 @@ export async function runPipeline(options: RunOptions, dataset: Dataset, log: (l
       evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, modelCalls: counted.calls() },
       totalSeconds: (performance.now() - started) / 1000,
     };
-    return { summary };
+    return summary;
   } finally {
     cache?.close();
     await adapter.dispose();

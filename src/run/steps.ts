@@ -4,7 +4,7 @@ import type { ExampleRecord } from "../api/index.js";
 import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type EvaluationClient } from "../client/index.js";
 import type { RunSummary } from "../report/index.js";
 import type { BeliefPair } from "./analysis.js";
-import type { Progress } from "./progress.js";
+import type { StepProgress } from "./events.js";
 import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./records.js";
 
 export interface TestOutcome {
@@ -29,7 +29,7 @@ function keptNames(answer: Record<string, unknown>, names: readonly string[]): s
  * number of options in a set, or of levels in an interval.
  */
 export async function evaluateTestSplit(
-  client: EvaluationClient, checker: CrossChecker, test: readonly Scored[], target: RequestTarget, bar: Progress,
+  client: EvaluationClient, checker: CrossChecker, test: readonly Scored[], target: RequestTarget, bar: StepProgress,
 ): Promise<TestOutcome> {
   const out: TestOutcome = { sizes: [], hits: [], pairs: [], covered: 0, correct: 0 };
   for (const x of test) {

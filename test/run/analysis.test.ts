@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { coverageBand, reliabilityBins, setSizeHistogram, startProgress, sweepCoverage } from "../../src/run/index.js";
+import { coverageBand, reliabilityBins, setSizeHistogram, sweepCoverage } from "../../src/run/index.js";
+import { startProgress } from "../../src/cli/run/progress.js";
 import { FORMATS } from "../../src/evidence/index.js";
 import { conformalRank, mulberry32 } from "../../src/conformal/index.js";
 

@@ -4,7 +4,8 @@
 import { resolve } from "node:path";
 import { CalibkitError } from "../../api/index.js";
 import { parseCommand, usage } from "../args.js";
-import { cacheDirOf, checkOutDir, parseSuite, SuiteError } from "../../run/index.js";
+import { cacheDirOf, checkOutDir, parseSuite, runSuite, SuiteError } from "../../run/index.js";
+import { consoleHooks } from "../run/consoleHooks.js";
 
 export const summary = "Run a benchmark suite (models × tasks × methods × α × repeats) and write one comparative report";
 
@@ -30,21 +31,17 @@ export async function run(argv: string[]): Promise<number> {
   if (extra.length > 0) return usage("bench", `unexpected argument "${extra[0]}"`, HELP);
   const v = parsed.values;
   const out = resolve(v.out ?? "calibkit-bench");
-  let suite;
   try {
-    suite = parseSuite(file);
+    parseSuite(file);
     await checkOutDir(out);
   } catch (err) {
     if (err instanceof SuiteError || err instanceof CalibkitError) return usage("bench", (err as Error).message);
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return usage("bench", `no suite file at ${resolve(file)}`);
     throw err;
   }
-  const log = (line: string) => {
-    if (!v.quiet) process.stderr.write(`${line}\n`);
-  };
   try {
-    const { runBench } = await import("../../run/index.js");
-    const s = await runBench(suite, { out, cache: cacheDirOf(v.cache, v["no-cache"]), quiet: v.quiet ?? false, log });
+    // The suite was checked above, so that a bad file is a usage error (2); runSuite reads it the same way.
+    const { summary: s } = await runSuite({ suite: file, out, cache: cacheDirOf(v.cache, v["no-cache"]), ...consoleHooks(v.quiet ?? false) });
     const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
     const lines = s.rows.map((r) => `${r.model.split("/").pop()} ${r.task} ${r.method} α=${r.alpha}: coverage ${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} (band ${pct(r.band[0])}–${pct(r.band[1])}, ${r.inBand}/${r.repeats} inside), size ${r.meanSetSize.toFixed(2)}`);
     for (const e of s.evidence) lines.push(`evidence ${e.model.split("/").pop()} ${e.task}: ${e.items} items, ${e.hits} cached, ${e.computed} computed, ${e.modelCalls} model calls, ${e.itemsPerSecond.toFixed(1)} items/s`);

@@ -4,11 +4,12 @@
 // (the output folder included, checked first); 3 the audit failed (0 with --allow-audit-fail); 130 / 143
 // interrupted by SIGINT / SIGTERM, temporary folders removed.
 import { CalibkitError } from "../../api/index.js";
-import { loadDataset } from "../../datasets/index.js";
-import { checkGuarantee, checkOutDir, DEFAULT_QUERY_TYPE, RunOptionError, type RunOptions } from "../../run/index.js";
-import { parseRunOptions, USAGE } from "../run/options.js";
+import { runCalibration, RunOptionError, type CalibrationResult } from "../../run/index.js";
+import { parseRunOptions, USAGE, type RunOptions } from "../run/options.js";
+import { consoleHooks } from "../run/consoleHooks.js";
 import { statisticsLines } from "../run/statisticsLines.js";
 import { EXIT, exitCodeOf } from "../run/exitCode.js";
+import { typedRunLines } from "../run/typedRunLines.js";
 
 export const summary = "Calibrate a local model on a dataset end to end, cross-check every answer, write a report";
 
@@ -29,66 +30,46 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const log = (line: string) => {
-    if (!options.quiet) process.stderr.write(`${line}\n`);
-  };
+  const { help: _help, quiet, allowAuditFail, ...calibration } = options;
+  let result: CalibrationResult;
   try {
-    await checkOutDir(options.out);
+    result = await runCalibration({ ...calibration, ...consoleHooks(quiet) });
   } catch (err) {
+    // A bad option (the output folder, a guarantee that does not fit the query type) is a usage error.
     if (err instanceof RunOptionError) {
       process.stderr.write(`calibkit run: ${err.message}\n`);
       return EXIT.options;
     }
-    throw err;
-  }
-  try {
-    // The dataset first: a malformed row is reported before any model or engine is loaded.
-    const dataset = await loadDataset(options.dataset, options.datasetOptions);
-    const type = options.queryType ?? DEFAULT_QUERY_TYPE[dataset.kind];
-    try {
-      checkGuarantee(type, options.guarantee, options.target, (option, problem) => {
-        throw new RunOptionError(option, problem);
-      });
-    } catch (err) {
-      process.stderr.write(`calibkit run: ${(err as Error).message}\n`);
-      return 2;
-    }
-    if (type !== "set" && type !== "interval") {
-      const { runTypedRun } = await import("../run/typedCommand.js");
-      return await runTypedRun(options, type, dataset, log);
-    }
-    if (type !== DEFAULT_QUERY_TYPE[dataset.kind]) {
-      process.stderr.write(`calibkit run: --query-type ${type} needs ${type === "set" ? "multiple-choice" : "ordinal"} items; ${options.dataset} holds ${dataset.kind} items\n`);
-      return 1;
-    }
-    // Loaded only now: the pipeline pulls in the inference engines, the service and the charting library.
-    const { runPipeline } = await import("../../run/index.js");
-    const { writeReport } = await import("../../report/index.js");
-    const { summary: s } = await runPipeline(options, dataset, log);
-    const { summaryPath, reportPath } = await writeReport(options.out, s);
-    const d = s.crossCheck.disagreements;
-    const out = [
-      `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its law` : ""})`,
-      `average ${s.queryType === "interval" ? "interval size (levels)" : "set size"}: ${s.test.averageSetSize.toFixed(3)}, largest ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} (model top-1 accuracy ${pct(s.test.accuracy)})`,
-      `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,
-      ...d.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
-      ...(d.length > 20 ? [`  … ${d.length - 20} more in ${summaryPath}`] : []),
-      ...statisticsLines(s),
-      `audit: ${s.audit.result}, realized coverage ${pct(s.audit.realizedCoverage)} of ${s.audit.sample}, 95% CI ${pct(s.audit.ci[0])}–${pct(s.audit.ci[1])}`,
-      `monitor: ${s.monitor.status}, e-value ${(s.monitor.path.at(-1)?.eValue ?? 1).toPrecision(3)} after ${s.monitor.path.length} (alarm at ${s.monitor.threshold})`,
-      `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
-      `wrote ${summaryPath}`,
-      `wrote ${reportPath}`,
-    ];
-    const code = exitCodeOf(s, options.allowAuditFail);
-    if (code === EXIT.auditFailed) out.push(`the audit failed: exit status ${code} (--allow-audit-fail accepts it)`);
-    process.stdout.write(out.join("\n") + "\n");
-    return code;
-  } catch (err) {
     if (err instanceof CalibkitError) {
       process.stderr.write(`calibkit run: ${err.message}\n`);
       return 1;
     }
     throw err;
   }
+  const files = result.files!;
+  if (result.kind === "typed") {
+    const { lines, code } = typedRunLines(result.summary, files);
+    process.stdout.write(lines.join("\n") + "\n");
+    return code;
+  }
+  const s = result.summary;
+  const { summaryPath, reportPath } = files;
+  const d = s.crossCheck.disagreements;
+  const out = [
+    `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its law` : ""})`,
+    `average ${s.queryType === "interval" ? "interval size (levels)" : "set size"}: ${s.test.averageSetSize.toFixed(3)}, largest ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} (model top-1 accuracy ${pct(s.test.accuracy)})`,
+    `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,
+    ...d.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),
+    ...(d.length > 20 ? [`  … ${d.length - 20} more in ${summaryPath}`] : []),
+    ...statisticsLines(s),
+    `audit: ${s.audit.result}, realized coverage ${pct(s.audit.realizedCoverage)} of ${s.audit.sample}, 95% CI ${pct(s.audit.ci[0])}–${pct(s.audit.ci[1])}`,
+    `monitor: ${s.monitor.status}, e-value ${(s.monitor.path.at(-1)?.eValue ?? 1).toPrecision(3)} after ${s.monitor.path.length} (alarm at ${s.monitor.threshold})`,
+    `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
+    `wrote ${summaryPath}`,
+    `wrote ${reportPath}`,
+  ];
+  const code = exitCodeOf(s, allowAuditFail);
+  if (code === EXIT.auditFailed) out.push(`the audit failed: exit status ${code} (--allow-audit-fail accepts it)`);
+  process.stdout.write(out.join("\n") + "\n");
+  return code;
 }

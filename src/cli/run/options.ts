@@ -3,13 +3,26 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { cacheDirOf, DEFAULT_DATASET, defaultModel, parsePromptFlags, RunOptionError, type RunOptions } from "../../run/index.js";
+import {
+  cacheDirOf, DEFAULT_DATASET, defaultModel, parsePromptFlags, RunOptionError, type ResolvedCalibrationOptions,
+} from "../../run/index.js";
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 import { parseQueryTypeOptions, QUERY_TYPE_USAGE } from "./queryTypeOptions.js";
 import { PROMPT_FLAG_OPTIONS, PROMPT_USAGE } from "../promptFlags.js";
 
-// Where the library's types and defaults were, before they moved to src/run/ (tests and scripts import them from here).
-export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel, RunOptionError, type RunOptions } from "../../run/index.js";
+// Where the library's defaults and option error were, before they moved to src/run/ (tests import them from here).
+export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel, RunOptionError } from "../../run/index.js";
+
+/** The library's options (src/run/calibrationOptions.ts, every field documented there) and the command's own. */
+export interface RunOptions extends ResolvedCalibrationOptions {
+  /** Output folder for summary.json and report.html. Default ./calibkit-out. */
+  out: string;
+  /** Exit 0 even when the audit fails (default: exit 3). */
+  allowAuditFail: boolean;
+  /** Silence progress output. */
+  quiet: boolean;
+  help: boolean;
+}
 
 export const USAGE = `usage: calibkit run [options]
 

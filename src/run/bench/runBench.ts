@@ -1,7 +1,7 @@
 // `calibkit bench`: every model × task once through the evidence cache (one progress display for the
 // whole suite), then every method × α × repeat on the local conformal engine; results.csv, summary.json
 // and the comparative report.html (docs/bench.md).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { countingAdapter, openAdapter } from "../../adapters/index.js";
 import { loadDataset } from "../../datasets/index.js";
@@ -10,17 +10,18 @@ import { benchPageOf, type BenchEvidence, type BenchRow, type BenchSummary } fro
 import { EvidenceCache } from "../../store/index.js";
 import { choicesOf, METHODS_BY_TYPE, promptItemOf, type ChoiceItem, type QueryType } from "../choices.js";
 import { loadFewshot, withoutExemplars } from "../fewshot.js";
-import { startProgress } from "../progress.js";
+import type { Reporter } from "../events.js";
+import { calibkitVersion } from "../version.js";
 import { conditionalCsv, resultsCsv } from "./csv.js";
 import { benchCell } from "./metrics.js";
 import type { Suite, SuiteTask } from "./suite.js";
 import { SuiteError } from "./suite.js";
 
 export interface BenchOptions {
-  out: string;
+  /** Where report.html, summary.json and results.csv go; nothing is written when undefined. */
+  out: string | undefined;
   cache: string | null;
-  quiet: boolean;
-  log: (line: string) => void;
+  reporter: Reporter;
 }
 
 interface LoadedTask {
@@ -48,10 +49,10 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
     const fits = suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m));
     if (fits.length === 0) throw new SuiteError(suite.file, "methods", `none of ${suite.methods.join(", ")} fits task ${t.task.name} (${t.type} queries take ${METHODS_BY_TYPE[t.type].join(", ")})`);
   }
-  await mkdir(options.out, { recursive: true });
+  if (options.out !== undefined) await mkdir(options.out, { recursive: true });
   const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
   const total = suite.models.length * tasks.reduce((a, t) => a + t.items.length, 0);
-  const bar = startProgress("evidence", total, { quiet: options.quiet });
+  const bar = options.reporter.step("evidence", total);
   const evidence: BenchEvidence[] = [];
   const rows: BenchRow[] = [];
   try {
@@ -103,15 +104,16 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
     bar.stop();
     cache?.close();
   }
-  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
   const summary: BenchSummary = {
-    calibkit: pkg.version ?? "unknown", createdAt: new Date().toISOString(), suite: suite.file, seed: suite.seed, repeats: suite.repeats,
+    calibkit: await calibkitVersion(), createdAt: new Date().toISOString(), suite: suite.file, seed: suite.seed, repeats: suite.repeats,
     models: suite.models, tasks: tasks.map((t) => ({ name: t.task.name, dataset: t.task.dataset, items: t.items.length })),
     methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows, totalSeconds: (performance.now() - started) / 1000,
   };
-  await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
-  await writeFile(join(options.out, "results.csv"), resultsCsv(rows, evidence));
-  await writeFile(join(options.out, "conditional.csv"), conditionalCsv(rows));
-  await writeFile(join(options.out, "report.html"), benchPageOf(summary));
+  if (options.out !== undefined) {
+    await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
+    await writeFile(join(options.out, "results.csv"), resultsCsv(rows, evidence));
+    await writeFile(join(options.out, "conditional.csv"), conditionalCsv(rows));
+    await writeFile(join(options.out, "report.html"), benchPageOf(summary));
+  }
   return summary;
 }

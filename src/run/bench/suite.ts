@@ -47,6 +47,21 @@ function modelPath(entry: string, base: string): string {
   return isAbsolute(entry) ? entry : resolve(base, entry);
 }
 
+/** A suite as its YAML file spells it (docs/bench.md), for a caller that builds one in code. */
+export interface SuiteDefinition {
+  models: string[];
+  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number }[];
+  methods: string[];
+  alphas: number[];
+  /** Independent random splits per cell. Default 3. */
+  repeats?: number;
+  /** Default 1. */
+  seed?: number;
+  /** Default 0.5. */
+  calibration_fraction?: number;
+}
+
+/** A suite file, read and checked; errors name the file as given. */
 export function parseSuite(file: string): Suite {
   let raw: unknown;
   try {
@@ -55,14 +70,21 @@ export function parseSuite(file: string): Suite {
     if (err instanceof YAMLParseError) throw new SuiteError(file, `line ${err.linePos?.[0].line ?? "?"}`, err.message.split("\n")[0]!);
     throw new SuiteError(file, "file", (err as Error).message);
   }
+  return suiteFrom(raw, { name: file, file: resolve(file), base: dirname(resolve(file)) });
+}
+
+/**
+ * A suite from the parsed content of a file (or an object in its shape), checked field by field: `name`
+ * names it in errors, `file` in the summary; relative paths are resolved against `base`.
+ */
+export function suiteFrom(raw: unknown, { name: label, file, base }: { name: string; file: string; base: string }): Suite {
   const fail = (field: string, message: string): never => {
-    throw new SuiteError(file, field, message);
+    throw new SuiteError(label, field, message);
   };
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) fail("file", "must be a mapping with models, tasks, methods, alphas");
   const o = raw as Record<string, unknown>;
   const known = new Set(["models", "tasks", "methods", "alphas", "repeats", "seed", "calibration_fraction"]);
   for (const k of Object.keys(o)) if (!known.has(k)) fail(k, `unknown field (expected ${[...known].join(", ")})`);
-  const base = dirname(resolve(file));
   const list = (field: string): unknown[] => {
     const v = o[field];
     if (!Array.isArray(v) || v.length === 0) fail(field, "must be a non-empty list");
@@ -102,5 +124,5 @@ export function parseSuite(file: string): Suite {
     const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
     return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit };
   });
-  return { file: resolve(file), models, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
+  return { file, models, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
 }

@@ -11,8 +11,9 @@ import type { QueryRunSummary } from "../../report/index.js";
 import { EvidenceCache } from "../../store/index.js";
 import { connect } from "../connect.js";
 import { RunInputError } from "../errors.js";
-import type { RunOptions } from "../options.js";
-import { startProgress } from "../progress.js";
+import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
+import type { Reporter } from "../events.js";
+import { calibkitVersion } from "../version.js";
 import type { RowCache } from "./cachedCalls.js";
 import { DRIVERS } from "./drivers.js";
 import type { Driver, Prepared, Stage, TypedQuery } from "./types.js";
@@ -31,7 +32,8 @@ async function evaluateOne(client: EvaluationClient, request: EvaluateRequest): 
   }
 }
 
-export async function runTypedPipeline(options: RunOptions, type: TypedQuery, dataset: Dataset, log: (line: string) => void, version: string): Promise<QueryRunSummary> {
+export async function runTypedPipeline(options: ResolvedCalibrationOptions, type: TypedQuery, dataset: Dataset, reporter: Reporter): Promise<QueryRunSummary> {
+  const log = reporter.log;
   const started = performance.now();
   const timings: QueryRunSummary["timings"] = [];
   const timed = async <T>(step: string, items: number | undefined, work: () => Promise<T>): Promise<T> => {
@@ -68,7 +70,7 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
     const backendName = `${adapter.provider}:${adapter.model}`;
     log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
     const config = { backends: stages.map((s) => ({ name: s.name, provider: "vllm" as const, base_url: s.url, cost_cents_per_call: s.costPerCall, cost_cents_per_1k_tokens: 0, max_tokens: s.maxTokens })) };
-    await using service = await connect(options.service, log, config);
+    await using service = await connect(options, reporter, config);
     const client = service.client;
     const stem = options.profile ?? `${basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
@@ -79,7 +81,7 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
     const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
-      const bar = startProgress("evidence", ordered.length, { quiet: options.quiet });
+      const bar = reporter.step("evidence", ordered.length);
       try {
         return await driver.prepare(ordered, { ...ctx, progress: (n) => bar.increment(n) });
       } finally {
@@ -98,7 +100,7 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
     const stageCosts = Object.fromEntries((await client.listBackends()).backends.flatMap((b) => (b.name !== undefined && b.cost_cents_per_call !== undefined ? [[b.name, b.cost_cents_per_call]] : [])));
     const checker = new CrossChecker(profile, records, { stageCosts });
     const outcomes = await timed("evaluate", test.length, async () => {
-      const bar = startProgress("evaluate", test.length, { quiet: options.quiet });
+      const bar = reporter.step("evaluate", test.length);
       const out: { prepared: Prepared; answer: Answer }[] = [];
       try {
         for (const p of test) {
@@ -118,7 +120,7 @@ export async function runTypedPipeline(options: RunOptions, type: TypedQuery, da
     });
     const report = checker.report;
     return {
-      calibkit: version,
+      calibkit: await calibkitVersion(),
       createdAt: new Date().toISOString(),
       queryType: type,
       model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },

@@ -1,21 +1,16 @@
-// The typed run as a command: run the pipeline, write summary.json and report.html, print the measured
-// guarantee, the rates and the cross-check. Exit 1 when any answer disagrees or is left unchecked.
-import { readFile } from "node:fs/promises";
-import type { Dataset } from "../../datasets/index.js";
-import { writeReport } from "../../report/index.js";
-import { runTypedPipeline, type RunOptions, type TypedQuery } from "../../run/index.js";
+// What `calibkit run` prints after a typed run (belief, gate, claim, judge, route): the measured guarantee,
+// the rates and the cross-check. Exit 1 when any answer disagrees or is left unchecked.
+import type { QueryRunSummary } from "../../report/index.js";
+import type { ReportFiles } from "../../run/index.js";
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : "—");
 
-export async function runTypedRun(options: RunOptions, type: TypedQuery, dataset: Dataset, log: (line: string) => void): Promise<number> {
-  const pkg = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
-  const s = await runTypedPipeline(options, type, dataset, log, pkg.version ?? "unknown");
-  const { summaryPath, reportPath } = await writeReport(options.out, s);
+export function typedRunLines(s: QueryRunSummary, files: ReportFiles): { lines: string[]; code: number } {
   const q = s.section;
   const c = s.crossCheck;
   const unchecked = Object.values(c.unchecked).reduce((a, b) => a + b, 0);
   const lines = [
-    `${type}: ${q.guarantee}`,
+    `${s.queryType}: ${q.guarantee}`,
     `${q.quantity}: ${fmt(q.value)} on ${q.n} test items (target ${fmt(q.target)}, band ${fmt(q.band[0])}–${fmt(q.band[1])}${q.inBand ? "" : ", OUTSIDE"})`,
     ...q.rates.map((r) => `${r.name}: ${fmt(r.value)}`),
     ...(q.calibrationErrors ? [`calibration error: ECE ${fmt(q.calibrationErrors.expected)}, MCE ${fmt(q.calibrationErrors.maximum)}`] : []),
@@ -24,9 +19,8 @@ export async function runTypedRun(options: RunOptions, type: TypedQuery, dataset
     ...c.uncheckedReasons.slice(0, 5).map((u) => `  unchecked ${u.query}: ${u.reason}`),
     ...(s.evidenceCache ? [`evidence: ${s.evidenceCache.hits} row(s) from the cache${s.evidenceCache.dir === null ? " (--no-cache)" : ""}, ${s.evidenceCache.computed} computed, ${s.evidenceCache.modelCalls} model call(s)`] : []),
     `time: ${s.totalSeconds.toFixed(1)} s (${s.timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(", ")})`,
-    `wrote ${summaryPath}`,
-    `wrote ${reportPath}`,
+    `wrote ${files.summaryPath}`,
+    `wrote ${files.reportPath}`,
   ];
-  process.stdout.write(lines.join("\n") + "\n");
-  return c.disagreements.length === 0 && unchecked === 0 ? 0 : 1;
+  return { lines, code: c.disagreements.length === 0 && unchecked === 0 ? 0 : 1 };
 }
