@@ -61,8 +61,9 @@ function backoffMs(retry: number, failure: AttemptFailure): number {
 
 const sleep = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((ok, fail) => {
-    const timer = setTimeout(ok, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(timer); fail(signal.reason); }, { once: true });
+    const onAbort = () => { clearTimeout(timer); fail(signal!.reason); };
+    const timer = setTimeout(() => { signal?.removeEventListener("abort", onAbort); ok(); }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 /**
