@@ -12,7 +12,7 @@ import type {
   Profile, RouteAnswer, RouteQuery, SetQuery,
 } from "../api/index.js";
 import {
-  calibrateInterval, calibrateOptionBeliefs, calibrateSet, minimumN, predictInterval, predictOptionBeliefs, predictSet, rngFromString,
+  calibrateInterval, calibrateOptionBeliefs, calibrateSet, minimumN, predictInterval, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
   type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "../conformal/index.js";
 import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
@@ -131,6 +131,51 @@ export class CrossChecker {
     return calibrateSet(examples(n), { method, alpha, rng: u });
   }
 
+  /** Set predictions made together for the queries of the request being checked (#predictSetsTogether). */
+  #batched = new WeakMap<SetQuery, { set: string[]; n: number }>();
+
+  /**
+   * The request's set queries that share a calibration (method, α, options), predicted in one call of the
+   * batch API each, with the same per-query seeds; localSetAnswer takes its row. Anything this cannot
+   * prepare is left to localSetAnswer, so the answers are those of the per-query path.
+   */
+  #predictSetsTogether(request: EvaluateRequest): void {
+    const together = new Map<CalibratedSet, { query: SetQuery; name: string; p: Float64Array; sorted: string[] }[]>();
+    for (const [name, q] of Object.entries(request.queries)) {
+      if (q.type !== "set") continue;
+      const query = q as SetQuery;
+      const given = query.evidence?.option_probabilities;
+      if (!given) continue;
+      const sorted = Object.keys(query.options).sort();
+      const alpha = query.alpha ?? this.#profile.alpha;
+      const method = query.method?.toUpperCase() ?? (SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC");
+      const pool = this.#pool(sorted);
+      if (pool.labels.length < minimumN(alpha)) continue;
+      try {
+        const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet => this.#setCalibration(pool, sorted.length, method, alpha));
+        let rows = together.get(cal);
+        if (!rows) together.set(cal, (rows = []));
+        rows.push({ query, name, p: Float64Array.from(sorted, (n) => given[n] ?? NaN), sorted });
+      } catch {
+        continue;
+      }
+    }
+    const seed = `${this.#profile.name}@${this.#profile.version}`;
+    for (const [cal, rows] of together) {
+      if (rows.length < 2) continue;
+      const K = rows[0]!.sorted.length;
+      const data = new Float64Array(rows.length * K);
+      rows.forEach((r, i) => data.set(r.p, i * K));
+      const uniforms = cal.randomized ? Float64Array.from(rows, (r) => rngFromString(`${seed}/${r.name}`)()) : undefined;
+      try {
+        const pred = predictSetBatch(cal, { probabilities: data, width: K }, uniforms ? { uniforms } : {});
+        rows.forEach((r, i) => this.#batched.set(r.query, { set: r.sorted.filter((_, j) => pred.membership[i * K + j] === 1), n: pred.n[i]! }));
+      } catch {
+        continue;
+      }
+    }
+  }
+
   /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
   localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
     const names = Object.keys(query.options);
@@ -151,7 +196,7 @@ export class CrossChecker {
     }
     const seed = `${this.#profile.name}@${this.#profile.version}`;
     const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet => this.#setCalibration(pool, sorted.length, method, alpha));
-    const prediction = predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
+    const prediction = this.#batched.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
     const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
       const m = rebuildPrefix(n);
       const from = Math.max(0, m - VENN_ABERS_WINDOW);
@@ -265,6 +310,7 @@ export class CrossChecker {
    */
   check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
     const found: CrossCheckDisagreement[] = [];
+    this.#predictSetsTogether(request);
     for (const [name, query] of Object.entries(request.queries)) {
       const who = label ? `${label}/${name}` : name;
       const answer = response.answers[name] as Answer | undefined;

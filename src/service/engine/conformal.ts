@@ -1,8 +1,8 @@
 // The one door from the service into the conformal engine: every engine file imports from here, so the
 // service depends on one list of names (and an adapter, where the engine lacks one, lives beside it).
 export {
-  calibrateSet, extendSet, predictSet, type CalibratedSet, type SetPrediction,
-  calibrateOptionBeliefs, calibrateOptionBeliefsSteps, predictOptionBeliefs, type CalibratedOptionBeliefs,
+  calibrateSet, extendSet, predictSet, predictSetBatch, type CalibratedSet, type SetPrediction,
+  calibrateOptionBeliefs, calibrateOptionBeliefsSteps, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs,
   calibrateBelief, predictBelief, type CalibratedBelief,
   calibrateInterval, predictInterval, type CalibratedOrdinal,
   calibrateGate, decide, gateLossWeights, gateMinimumN, type CalibratedGate, type GateGuarantee,

@@ -16,7 +16,7 @@ import { answerGate } from "./gateQuery.js";
 import { answerInterval } from "./intervalQuery.js";
 import { answerJudge } from "./judgeQuery.js";
 import { answerRoute, stagePrompt } from "./routeQuery.js";
-import { answerSet } from "./setQuery.js";
+import { answerSet, predictSetsTogether } from "./setQuery.js";
 import type { QueryInput, QueryOutcome, StageCaller, Usage } from "./types.js";
 
 export interface EvaluateDeps {
@@ -108,10 +108,10 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     // Evidence in hand and engines that call no backend: every query is answered in this turn of the event loop,
     // in order, as the general path below would; the first failure is the answer either way.
     const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
+    const inputs: QueryInput[] = entries.map(([name, query]) => ({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }));
+    if (inputs.length > 1) predictSetsTogether(inputs);
     const outcomes: QueryOutcome[] = [];
-    for (const [name, query] of entries) {
-      outcomes.push(runQuery({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }) as QueryOutcome);
-    }
+    for (const input of inputs) outcomes.push(runQuery(input) as QueryOutcome);
     return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
   }
   return Promise.all(entries.map(async ([name, query]) => {

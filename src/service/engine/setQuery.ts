@@ -4,7 +4,7 @@
 import type { Guarantee, SetAnswer, SetQuery } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import { optionBeliefs, setCalibration, setMethodOf } from "./calibrations.js";
-import { predictOptionBeliefs, predictSet, type CalibratedOptionBeliefs, type CalibratedSet } from "./conformal.js";
+import { predictOptionBeliefs, predictOptionBeliefsBatch, predictSet, predictSetBatch, type CalibratedOptionBeliefs, type CalibratedSet } from "./conformal.js";
 import { fromSamples, probabilitiesOf } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached, probabilityPool, type ProbabilityPool, minimumNOf, VersionedMemo } from "./pools.js";
@@ -110,20 +110,19 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   if (n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n, needed });
   const cal = (plan.cal ??= setCalibration(profile, pool, method, alpha));
   // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
-  const rng = cal.randomized ? predictionRng(profile, input.name) : undefined;
-  const prediction = predictSet(cal, { probabilities: p, options: sorted, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
+  const prediction = batched.get(input) ?? predictOne(input, plan, cal, p, group);
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
   if (prediction.n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n: prediction.n, needed });
-  const va = predictOptionBeliefs((plan.beliefs ??= optionBeliefs(profile, pool)), p);
+  const { membership: inSet, p0, p1, at } = prediction;
   // The set in the query's order of options.
   const set: string[] = [];
-  for (let i = 0; i < names.length; i++) if (prediction.indices.includes(plan.rank[i]!)) set.push(names[i]!);
+  for (let i = 0; i < names.length; i++) if (inSet[at + plan.rank[i]!]) set.push(names[i]!);
   let vennAbers: Record<string, [number, number]>;
   if (plan.plainKeys) {
     vennAbers = {};
-    for (let j = 0; j < K; j++) vennAbers[sorted[j]!] = [va[j]!.p0, va[j]!.p1];
+    for (let j = 0; j < K; j++) vennAbers[sorted[j]!] = [p0[at + j]!, p1[at + j]!];
   } else {
-    vennAbers = Object.fromEntries(sorted.map((name, j) => [name, [va[j]!.p0, va[j]!.p1] as [number, number]]));
+    vennAbers = Object.fromEntries(sorted.map((name, j) => [name, [p0[at + j]!, p1[at + j]!] as [number, number]]));
   }
   const gKey = `${input.level}|${estimated}|${prediction.n}|${group === undefined ? "" : `=${group}`}`;
   let g = plan.guarantees.get(gKey);
@@ -133,6 +132,86 @@ export function answerSet(input: QueryInput<SetQuery>): QueryOutcome {
   }
   const answer: SetAnswer = { type: "set", set, probabilities, venn_abers: vennAbers, guarantee: g };
   return { answer, insufficient: false };
+}
+
+/** A query's set membership and per-option Venn–Abers, at `at` in arrays shared by the queries predicted together. */
+interface SetRow {
+  readonly membership: Uint8Array;
+  readonly n: number;
+  readonly p0: Float64Array | readonly number[];
+  readonly p1: Float64Array | readonly number[];
+  readonly at: number;
+}
+
+/** Predictions made for a request's set queries together (predictSetsTogether), found by the query's input. */
+const batched = new WeakMap<QueryInput, SetRow>();
+
+function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Float64Array, group: string | undefined): SetRow {
+  // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
+  const rng = cal.randomized ? predictionRng(input.profile, input.name) : undefined;
+  const prediction = predictSet(cal, { probabilities: p, options: plan.sorted, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
+  const membership = new Uint8Array(p.length);
+  for (const j of prediction.indices) membership[j] = 1;
+  if (prediction.n < plan.needed!) return { membership, n: prediction.n, p0: [], p1: [], at: 0 };
+  const va = predictOptionBeliefs((plan.beliefs ??= optionBeliefs(input.profile, plan.pool!)), p);
+  return { membership, n: prediction.n, p0: va.map((b) => b.p0), p1: va.map((b) => b.p1), at: 0 };
+}
+
+/**
+ * The set queries of one request that share a plan (profile version, options, method, α, group mode) and
+ * will be answered with a guarantee, predicted in one call of the batch API per plan; answerSet then takes its
+ * row. A query this cannot prepare (bad evidence, too few examples, any error) is left to answerSet, which
+ * meets the same condition at the query's own turn: answers, and which error a request gets, are unchanged.
+ */
+export function predictSetsTogether(inputs: readonly QueryInput[]): void {
+  const groups = new Map<SetPlan, { cal: CalibratedSet; rows: { input: QueryInput; p: Float64Array; group: string | undefined }[] }>();
+  for (const input of inputs) {
+    if (input.query.type !== "set") continue;
+    try {
+      const { query, profile } = input as QueryInput<SetQuery>;
+      const alpha = query.alpha ?? profile.meta.alpha;
+      const method = setMethodOf(profile, query.method);
+      const group = profile.meta.group_by ? query.group_by : undefined;
+      const plan = setPlan(profile, Object.keys(query.options), method, alpha, group !== undefined);
+      const p = queryProbabilities(input, plan.sorted);
+      const pool = (plan.pool ??= probabilityPool(profile, plan.sorted, { grouped: group !== undefined }));
+      const needed = (plan.needed ??= minimumNOf(alpha));
+      if (groupCount(input, pool, group) < needed) continue;
+      const cal = (plan.cal ??= setCalibration(profile, pool, method, alpha));
+      let g = groups.get(plan);
+      if (!g) groups.set(plan, (g = { cal, rows: [] }));
+      g.rows.push({ input, p, group });
+    } catch {
+      continue; // answerSet meets it again, in order
+    }
+  }
+  for (const [plan, { cal, rows }] of groups) {
+    if (rows.length < 2) continue;
+    try {
+      const K = plan.sorted.length;
+      const data = new Float64Array(rows.length * K);
+      rows.forEach((r, i) => data.set(r.p, i * K));
+      const uniforms = cal.randomized ? Float64Array.from(rows, (r) => predictionRng(r.input.profile, r.input.name)()) : undefined;
+      const codes = cal.grouped ? encodeNames(rows.map((r) => r.group!)) : undefined;
+      const pred = predictSetBatch(cal, { probabilities: data, width: K, ...(codes ? { groups: codes } : {}) }, uniforms ? { uniforms } : {});
+      const beliefs = (plan.beliefs ??= optionBeliefs(rows[0]!.input.profile, plan.pool!));
+      const va = predictOptionBeliefsBatch(beliefs, { probabilities: data, width: K });
+      rows.forEach((r, i) => batched.set(r.input, { membership: pred.membership, n: pred.n[i]!, p0: va.p0, p1: va.p1, at: i * K }));
+    } catch {
+      continue;
+    }
+  }
+}
+
+function encodeNames(names: readonly string[]): { codes: Int32Array; names: string[] } {
+  const index = new Map<string, number>();
+  const list: string[] = [];
+  const codes = Int32Array.from(names, (x) => {
+    let c = index.get(x);
+    if (c === undefined) index.set(x, (c = list.push(x) - 1));
+    return c;
+  });
+  return { codes, names: list };
 }
 
 /** The heuristic answer (424): the most probable options until their mass reaches 1 − α. */
