@@ -24,6 +24,8 @@ export interface CachedEvidenceResult {
   hits: number;
   /** Rows computed by the model in this call. */
   computed: number;
+  /** Of those, rows a stopped run was computing when it was killed. */
+  redone: number;
 }
 
 /** What of an item the evidence depends on: its text and choices, not its id or gold answer. */
@@ -34,8 +36,8 @@ export function itemContentHash(item: PromptItem, type: "set" | "interval"): str
 }
 
 export async function cachedChoiceEvidence(items: readonly PromptItem[], options: CachedEvidenceOptions): Promise<CachedEvidenceResult> {
-  if (!options.cache) return { evidence: await choiceEvidence(items, options), hits: 0, computed: items.length };
-  const { rows, hits, computed } = await cachedRows<PromptItem, Evidence>(items, {
+  if (!options.cache) return { evidence: await choiceEvidence(items, options), hits: 0, computed: items.length, redone: 0 };
+  const { rows, hits, computed, redone } = await cachedRows<PromptItem, Evidence>(items, {
     cache: options.cache, model: options.model, batch: CHOICE_BATCH,
     key: (item) => ({
       fingerprint: options.fingerprint, promptHash: options.promptHash, contentHash: itemContentHash(item, options.type),
@@ -44,5 +46,5 @@ export async function cachedChoiceEvidence(items: readonly PromptItem[], options
     compute: (batch) => choiceEvidence(batch, { ...options, onBatch: undefined }),
     ...(options.onBatch ? { onBatch: options.onBatch } : {}),
   });
-  return { evidence: rows, hits, computed };
+  return { evidence: rows, hits, computed, redone };
 }

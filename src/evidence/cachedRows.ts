@@ -26,6 +26,8 @@ export interface CachedRowsResult<R> {
   hits: number;
   /** Rows computed in this call. */
   computed: number;
+  /** Of those, rows an earlier process was computing when it stopped (killed mid-batch): computed again. */
+  redone: number;
 }
 
 /** `sha256:<hex>` of a JSON payload: what an item or a recipe contributes to a cache key. */
@@ -40,21 +42,23 @@ export async function cachedRows<I, R>(items: readonly I[], o: CachedRowsOptions
       rows.push(...part);
       o.onBatch?.(part.length);
     }
-    return { rows, hits: 0, computed: items.length };
+    return { rows, hits: 0, computed: items.length, redone: 0 };
   }
   const keys = items.map((item, i) => o.key(item, i));
   const found = cache.getMany(keys);
   const out: (R | undefined)[] = items.map((_, i) => found.get(i) as R | undefined);
   if (found.size > 0) o.onBatch?.(found.size);
+  const redone = cache.reclaim(keys.filter((_, i) => out[i] === undefined));
   let computed = 0;
   for (let start = 0; start < items.length; start += o.batch) {
     const missing = [...Array(Math.min(o.batch, items.length - start)).keys()].map((k) => start + k).filter((i) => out[i] === undefined);
     if (missing.length === 0) continue;
+    cache.begin(missing.map((i) => keys[i]!));
     const rows = await o.compute(missing.map((i) => items[i]!));
     cache.putMany(missing.map((i, k) => ({ key: keys[i]!, model: o.model, evidence: rows[k] })));
     missing.forEach((i, k) => (out[i] = rows[k]));
     computed += missing.length;
     o.onBatch?.(missing.length);
   }
-  return { rows: out as R[], hits: found.size, computed };
+  return { rows: out as R[], hits: found.size, computed, redone };
 }

@@ -72,6 +72,10 @@ export interface RunSummary {
    * Where this run's evidence came from (run-specific, like timings): rows read from the evidence cache, rows
    * computed, and the model's inference calls. `dir` null: --no-cache.
    */
-  evidenceCache?: { dir: string | null; hits: number; computed: number; modelCalls: number; tokens?: number };
+  evidenceCache?: {
+    dir: string | null; hits: number; computed: number; modelCalls: number; tokens?: number;
+    /** Of the computed rows, those a stopped run was computing when it was killed (at most one batch per stopped run). */
+    redone?: number;
+  };
   totalSeconds: number;
 }

@@ -100,7 +100,7 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       }
     });
     const evidence = built.evidence;
-    log(`evidence: ${built.hits} row(s) from the cache${cache ? ` (${cache.dir})` : " (--no-cache)"}, ${built.computed} computed, ${counted.calls()} model call(s)`);
+    log(`evidence: ${built.hits} row(s) from the cache${cache ? ` (${cache.dir})` : " (--no-cache)"}, ${built.computed} computed${built.redone ? ` (${built.redone} of them in flight when an earlier run was stopped)` : ""}, ${counted.calls()} model call(s)`);
     const scored: Scored[] = ordered.map((item, i) => ({ item, evidence: evidence[i]! }));
     const parts = {
       calibration: scored.slice(0, split.calibration.length),
@@ -164,7 +164,7 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },
       timings,
-      evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, modelCalls: counted.calls() },
+      evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: counted.calls() },
       totalSeconds: (performance.now() - started) / 1000,
     };
     return summary;

@@ -2,6 +2,9 @@
 // so a repeat run (another α, method, split or seed) or a restarted one makes no model call for it.
 // Each batch of rows is one transaction in WAL mode: a run killed at any instant leaves whole rows or none,
 // never a half-written one. synchronous=NORMAL is enough here: a lost tail after a power cut is recomputed.
+// Before a batch is computed its keys are marked in flight, and the commit of its rows clears the marks in
+// the same transaction: what a kill leaves marked is exactly what the model was computing at that instant,
+// and the restart says how many of those it computes again.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -42,6 +45,18 @@ export interface PruneFilter {
   before?: Date;
 }
 
+/** Whether the process of a writer id (a pid) still runs; a signal 0 only checks. */
+function alive(writer: string): boolean {
+  const pid = Number(writer);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 const keyText = (k: EvidenceKey) => JSON.stringify([k.fingerprint, k.promptHash, k.contentHash, k.accessLevel, k.sampling]);
 
 export class EvidenceCache {
@@ -55,7 +70,8 @@ export class EvidenceCache {
     db.exec(`CREATE TABLE IF NOT EXISTS evidence (
       key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, prompt_hash TEXT NOT NULL, content_hash TEXT NOT NULL,
       access_level TEXT NOT NULL, sampling TEXT NOT NULL, model TEXT NOT NULL, evidence TEXT NOT NULL,
-      created_at TEXT NOT NULL, writer TEXT NOT NULL)`);
+      created_at TEXT NOT NULL, writer TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS in_flight (key TEXT PRIMARY KEY, writer TEXT NOT NULL, started_at TEXT NOT NULL)`);
     return new EvidenceCache(db, dir);
   }
 
@@ -77,11 +93,41 @@ export class EvidenceCache {
   putMany(entries: readonly EvidenceCacheEntry[], writer = `${process.pid}`): number {
     const put = this.db.prepare(`INSERT INTO evidence (key, fingerprint, prompt_hash, content_hash, access_level, sampling, model, evidence, created_at, writer)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`);
+    const landed = this.db.prepare("DELETE FROM in_flight WHERE key = ?");
     const now = new Date().toISOString();
-    return this.db.transaction(() => entries.reduce((n, e) => n + put.run(
-      keyText(e.key), e.key.fingerprint, e.key.promptHash, e.key.contentHash, e.key.accessLevel, e.key.sampling,
-      e.model, JSON.stringify(e.evidence), now, writer,
-    ).changes, 0))();
+    return this.db.transaction(() => entries.reduce((n, e) => {
+      const key = keyText(e.key);
+      landed.run(key);
+      return n + put.run(key, e.key.fingerprint, e.key.promptHash, e.key.contentHash, e.key.accessLevel, e.key.sampling, e.model, JSON.stringify(e.evidence), now, writer).changes;
+    }, 0))();
+  }
+
+  /** Marks the rows about to be computed by `writer`; `putMany` of the same keys clears the marks. */
+  begin(keys: readonly EvidenceKey[], writer = `${process.pid}`): void {
+    const mark = this.db.prepare("INSERT INTO in_flight (key, writer, started_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET writer = excluded.writer, started_at = excluded.started_at");
+    const now = new Date().toISOString();
+    this.db.transaction(() => keys.forEach((k) => mark.run(keyText(k), writer, now)))();
+  }
+
+  /**
+   * Of `keys`, those marked in flight by a process that no longer runs (it was stopped while computing them):
+   * their marks are dropped and their number returned. Marks of a live process are left alone.
+   */
+  reclaim(keys: readonly EvidenceKey[]): number {
+    const get = this.db.prepare<[string], { writer: string }>("SELECT writer FROM in_flight WHERE key = ?");
+    const drop = this.db.prepare("DELETE FROM in_flight WHERE key = ?");
+    return this.db.transaction(() => keys.reduce((n, k) => {
+      const row = get.get(keyText(k));
+      if (!row || row.writer === `${process.pid}` || alive(row.writer)) return n;
+      drop.run(keyText(k));
+      return n + 1;
+    }, 0))();
+  }
+
+  /** Rows marked in flight, per writer: after a kill, the killed process's are what it was computing. */
+  inFlight(): Record<string, number> {
+    const rows = this.db.prepare("SELECT writer, COUNT(*) AS n FROM in_flight GROUP BY writer").all() as { writer: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.writer, r.n]));
   }
 
   /** One line per model × prompt settings × access level. */

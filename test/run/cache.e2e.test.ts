@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../src/conformal/index.js";
 import type { QueryRunSummary, RunSummary } from "../../src/report/index.js";
+import { CHOICE_BATCH } from "../../src/evidence/index.js";
 import { EvidenceCache } from "../../src/store/index.js";
 
 const MODELS = process.env.CALIBKIT_MODELS_DIR ?? resolve("..", "shared", "models");
@@ -16,6 +17,7 @@ const GGUF = join(MODELS, "stories260K.gguf");
 const LIMIT = 400;
 
 interface Child {
+  pid: number;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
   kill(): void;
   /** Resolves when stderr first matches `pattern`. */
@@ -35,6 +37,7 @@ function calibkit(args: string[]): Child {
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((ok) =>
     child.on("exit", (code, signal) => ok({ code, signal, stdout, stderr })));
   return {
+    pid: child.pid!,
     done,
     kill: () => void child.kill("SIGKILL"),
     when: (pattern) => new Promise((ok) => (pattern.test(stderr) ? ok() : waiters.push({ pattern, resolve: ok }))),
@@ -57,12 +60,12 @@ function comparable(s: RunSummary): unknown {
 
 const evidenceSeconds = (s: RunSummary) => s.timings.find((t) => t.step === "evidence")!.seconds;
 
-function rowsIn(dir: string): { total: number; writers: Record<string, number> } {
-  if (!existsSync(join(dir, "evidence.sqlite"))) return { total: 0, writers: {} };
+function rowsIn(dir: string): { total: number; writers: Record<string, number>; inFlight: Record<string, number> } {
+  if (!existsSync(join(dir, "evidence.sqlite"))) return { total: 0, writers: {}, inFlight: {} };
   const cache = EvidenceCache.open(dir);
   try {
     const writers = cache.writers();
-    return { total: Object.values(writers).reduce((a, b) => a + b, 0), writers };
+    return { total: Object.values(writers).reduce((a, b) => a + b, 0), writers, inFlight: cache.inFlight() };
   } finally {
     cache.close();
   }
@@ -125,6 +128,7 @@ describe.skipIf(!existsSync(GGUF))("the evidence cache", () => {
     const cacheDir = join(base, "cache");
     const rng = mulberry32(20261123);
     const before: number[] = [];
+    let inFlight = 0;
     for (let round = 0; round < 2; round++) {
       const child = calibkit([...args, "--cache", cacheDir, "--out", join(base, `killed-${round}`)]);
       await child.when(/evidence: \d+\/\d+/);
@@ -134,7 +138,14 @@ describe.skipIf(!existsSync(GGUF))("the evidence cache", () => {
       expect(end.signal ?? end.code).toBe("SIGKILL");
       // Killed inside the evidence step: it never printed the step's closing line.
       expect(end.stderr).not.toMatch(/evidence: \d+\/\d+ in /);
-      before.push(rowsIn(cacheDir).total);
+      const rows = rowsIn(cacheDir);
+      before.push(rows.total);
+      // What the kill left marked in flight is the killed process's batch alone (at most CHOICE_BATCH items):
+      // every row it had finished computing was committed, and the previous round's marks were reclaimed.
+      expect(Object.keys(rows.inFlight).every((w) => w === String(child.pid)), JSON.stringify(rows.inFlight)).toBe(true);
+      inFlight = rows.inFlight[String(child.pid)] ?? 0;
+      expect(inFlight).toBeLessThanOrEqual(CHOICE_BATCH);
+      expect(rows.total + inFlight).toBeLessThanOrEqual(LIMIT);
     }
     expect(before[1]!).toBeGreaterThanOrEqual(before[0]!);
     expect(before[0]!).toBeLessThan(LIMIT);
@@ -144,9 +155,13 @@ describe.skipIf(!existsSync(GGUF))("the evidence cache", () => {
     const resumed = await summaryOf(join(base, "resumed"));
     // Only what was missing is computed, and every row was written by exactly one process.
     expect(resumed.evidenceCache).toMatchObject({ hits: before[1], computed: LIMIT - before[1]! });
+    // Of what it computed, exactly the items in flight at the last kill had been started before: nothing that
+    // had been computed was lost, so only those are computed twice across the processes.
+    expect(resumed.evidenceCache!.redone).toBe(inFlight);
     const rows = rowsIn(cacheDir);
     expect(rows.total).toBe(LIMIT);
     expect(Object.values(rows.writers).reduce((a, b) => a + b, 0)).toBe(LIMIT);
+    expect(rows.inFlight).toEqual({});
     expect(comparable(resumed)).toEqual(comparable(reference));
   }, 400_000);
 });

@@ -18,6 +18,8 @@ export interface RowCache {
   model: string;
   hits: number;
   computed: number;
+  /** Of the computed rows, those a stopped run was computing when it was killed. */
+  redone: number;
 }
 
 const PMI_RECIPE = payloadHash({ recipe: "statement-pmi", v: 1, neutral: NEUTRAL_STORY, continuation: " {statement}" });
@@ -35,6 +37,7 @@ export async function cachedStatementPmi(
   });
   rows.hits += r.hits;
   rows.computed += r.computed;
+  rows.redone += r.redone;
   return r.rows;
 }
 
@@ -46,6 +49,7 @@ async function one<R>(rows: RowCache, stage: Stage, recipe: string, content: unk
   });
   rows.hits += r.hits;
   rows.computed += r.computed;
+  rows.redone += r.redone;
   return r.rows[0]!;
 }
 

@@ -60,7 +60,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
   const adapter = counted[0]!.adapter;
   const modelCalls = () => counted.reduce((a, c) => a + c.calls(), 0);
   const stages: Stage[] = [];
-  const rows: RowCache = { cache: options.cache === null ? null : EvidenceCache.open(options.cache), model: options.model, hits: 0, computed: 0 };
+  const rows: RowCache = { cache: options.cache === null ? null : EvidenceCache.open(options.cache), model: options.model, hits: 0, computed: 0, redone: 0 };
   try {
     for (const s of options.stages) {
       counted.push(countingAdapter(await createOpenAICompatibleAdapter({ baseUrl: s.url })));
@@ -132,7 +132,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       section: driver.summarise(outcomes, { ...ctx, calibrationN: profile.n }),
       crossCheck: { answers: report.answers, fields: report.fields, unchecked: report.unchecked, uncheckedReasons: report.uncheckedReasons, disagreements: report.disagreements },
       timings,
-      evidenceCache: { dir: rows.cache?.dir ?? null, hits: rows.hits, computed: rows.computed, modelCalls: evidenceCalls },
+      evidenceCache: { dir: rows.cache?.dir ?? null, hits: rows.hits, computed: rows.computed, redone: rows.redone, modelCalls: evidenceCalls },
       totalSeconds: (performance.now() - started) / 1000,
     };
   } finally {
