@@ -95,6 +95,9 @@ describe.each(["sqlite", "postgres"] as const)("checkpoints on %s", (engine) => 
     // New batches extend the restored pools and monitor states.
     const more = await call(service, "POST", "/calibration-profiles/cp/examples", { examples: Array.from({ length: 60 }, (_, i) => setExample(rand, 360 + i)) });
     expect(more.body.n).toBe(420);
+    // The monitor covered the 60 new examples against the restored calibration, without the older examples.
+    const after = (await call(service, "GET", "/calibration-profiles/cp/monitors")).body;
+    expect(after.monitors[0].n - monitors.monitors[0].n).toBe(60);
     expect((await answers(service)).status).toBe(200);
     // A route that needs the examples before the checkpoint reports what it could not read, and the service goes on.
     expect((await call(service, "GET", "/calibration-profiles/cp/examples")).status).toBeGreaterThanOrEqual(500);
