@@ -9,7 +9,7 @@ export {
 } from "./adapters/index.js";
 export * from "./evidence/index.js";
 export {
-  QueryTypeMismatchError, runCalibration, RunInputError, RunOptionError, runSuite, SuiteError,
+  QueryTypeMismatchError, RunAbortedError, runCalibration, RunInputError, RunOptionError, runSuite, SuiteError,
   type CalibrationOptions, type CalibrationResult, type ProgressEvent, type ReportFiles, type RunHooks, type SuiteDefinition,
   type SuiteOptions, type SuiteResult,
 } from "./run/index.js";

@@ -16,6 +16,14 @@ export class RunOptionError extends CalibkitError {
   }
 }
 
+/** The caller's AbortSignal stopped the run; the signal's reason is the cause. */
+export class RunAbortedError extends CalibkitError {
+  override name = "RunAbortedError";
+  constructor(reason: unknown) {
+    super("RUN_ABORTED", "the run was aborted", { cause: reason });
+  }
+}
+
 /** The query type asked for needs items of another kind than the dataset holds. */
 export class QueryTypeMismatchError extends CalibkitError {
   override name = "QueryTypeMismatchError";

@@ -1,6 +1,8 @@
 // How a run tells its caller what it is doing, without writing anywhere itself: lines of log, and the
 // progress of each long step as events. `calibkit run` and `calibkit bench` turn them into stderr lines
-// and progress bars; a library caller may ignore them or show them its own way.
+// and progress bars; a library caller may ignore them or show them its own way. A caller stops a run with
+// an AbortSignal, seen between items.
+import { RunAbortedError } from "./errors.js";
 
 /** A long step (evidence, ingest, evaluate) starts, advances, and ends. `done` counts finished items. */
 export type ProgressEvent =
@@ -18,6 +20,11 @@ export interface RunHooks {
    * calls the returned function once it removed the folder. `calibkit run` removes them on Ctrl-C.
    */
   onTemporaryFolder?: (path: string) => () => void;
+  /**
+   * Stops the run at the next item: it rejects with RunAbortedError after closing the model and the service
+   * and removing its temporary folders. Evidence rows already computed stay in the cache.
+   */
+  signal?: AbortSignal;
 }
 
 /** One step's progress, as the run's code reports it. */
@@ -29,16 +36,23 @@ export interface StepProgress {
 
 /** The hooks with a no-op for each one not given. */
 export interface Reporter {
+  /** Throws RunAbortedError once the caller's signal is aborted. */
+  checkpoint(): void;
   log(line: string): void;
   step(name: string, total: number): StepProgress;
   temporary(path: string): () => void;
 }
 
 export function reporterOf(hooks: RunHooks = {}): Reporter {
-  const { onLog, onProgress, onTemporaryFolder } = hooks;
+  const { onLog, onProgress, onTemporaryFolder, signal } = hooks;
+  const checkpoint = () => {
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+  };
   return {
+    checkpoint,
     log: (line) => onLog?.(line),
     step(step, total) {
+      checkpoint();
       const started = performance.now();
       let done = 0;
       const seconds = () => (performance.now() - started) / 1000;
@@ -47,6 +61,7 @@ export function reporterOf(hooks: RunHooks = {}): Reporter {
         increment(n = 1) {
           done += n;
           onProgress?.({ type: "advance", step, done, total });
+          checkpoint();
         },
         stop() {
           const s = seconds();

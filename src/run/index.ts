@@ -11,7 +11,7 @@ export {
 export { runSuite, suiteOf, type SuiteOptions, type SuiteResult } from "./bench/runSuite.js";
 export { parseSuite, SuiteError, type Suite, type SuiteDefinition, type SuiteTask } from "./bench/suite.js";
 export type { ProgressEvent, RunHooks } from "./events.js";
-export { QueryTypeMismatchError, RunInputError, RunOptionError } from "./errors.js";
+export { QueryTypeMismatchError, RunAbortedError, RunInputError, RunOptionError } from "./errors.js";
 export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel } from "./defaults.js";
 export {
   checkGuarantee, GUARANTEES, QUERY_TYPE_NAMES, type QueryTypeName, type QueryTypeOptions, type StageOption,

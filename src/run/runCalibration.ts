@@ -27,9 +27,10 @@ export type CalibrationResult =
   | { kind: "typed"; queryType: TypedQuery; summary: QueryRunSummary; files: ReportFiles | null };
 
 export async function runCalibration(options: CalibrationOptions & RunHooks = {}): Promise<CalibrationResult> {
-  const { onLog, onProgress, onTemporaryFolder, ...rest } = options;
+  const { onLog, onProgress, onTemporaryFolder, signal, ...rest } = options;
   const o = resolveCalibrationOptions(rest);
-  const reporter = reporterOf({ onLog, onProgress, onTemporaryFolder });
+  const reporter = reporterOf({ onLog, onProgress, onTemporaryFolder, signal });
+  reporter.checkpoint();
   if (o.out !== undefined) await checkOutDir(o.out);
   // The dataset first: a malformed row is reported before any model or engine is loaded.
   const dataset = await loadDataset(o.dataset, o.datasetOptions);

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BenchSummary, QueryRunSummary, RunSummary } from "../../src/report/index.js";
 import {
-  QueryTypeMismatchError, runCalibration, RunOptionError, runSuite, SuiteError, type ProgressEvent,
+  QueryTypeMismatchError, RunAbortedError, runCalibration, RunOptionError, runSuite, SuiteError, type ProgressEvent,
 } from "../../src/index.js";
 import { GGUF, runCalibkit } from "../cliProcess.js";
 
@@ -97,6 +97,27 @@ describe.skipIf(!existsSync(GGUF))("runCalibration and runSuite, the library fac
     expect(comparableTyped(result.summary as QueryRunSummary)).toEqual(comparableTyped(await readJson<QueryRunSummary>(join(dir, "cli", "summary.json"))));
   }, E2E_TIMEOUT_MS);
 
+  it("stops at the next item once the caller's signal aborts: RunAbortedError, its temporary folder removed", async () => {
+    const controller = new AbortController();
+    const folders: string[] = [];
+    const forgotten: string[] = [];
+    const events: ProgressEvent[] = [];
+    const run = runCalibration({
+      model: GGUF, limit: 160, cache: null, signal: controller.signal,
+      onTemporaryFolder: (path) => (folders.push(path), () => void forgotten.push(path)),
+      onProgress: (e) => {
+        events.push(e);
+        if (e.type === "advance" && e.step === "evidence") controller.abort(new Error("enough"));
+      },
+    });
+    await expect(run).rejects.toThrow(RunAbortedError);
+    await expect(run).rejects.toMatchObject({ code: "RUN_ABORTED", cause: new Error("enough") });
+    expect(folders).toHaveLength(1); // the embedded service's data folder
+    expect(forgotten).toEqual(folders);
+    expect(existsSync(folders[0]!)).toBe(false);
+    expect(events.some((e) => e.step === "evaluate")).toBe(false);
+  }, E2E_TIMEOUT_MS);
+
   it("runSuite, given the suite in code, computes the rows `calibkit bench` writes for the same file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "calibkit-library-"));
     const dataset = resolve("fixtures/story-cloze.jsonl");
@@ -135,6 +156,7 @@ describe("the library's checks, before any model loads", () => {
     await expect(runCalibration({ out: join(file, "sub") })).rejects.toMatchObject({ name: "RunOptionError", field: "out" });
     await expect(runCalibration({ dataset: "fixtures/ordinal-sizes.jsonl", queryType: "set" })).rejects.toThrow(QueryTypeMismatchError);
     await expect(runCalibration({ dataset: "fixtures/pass-fail.jsonl", guarantee: "cost_budget" })).rejects.toMatchObject({ field: "guarantee" });
+    await expect(runCalibration({ signal: AbortSignal.abort() })).rejects.toThrow(RunAbortedError);
   });
 
   it("checks a suite given in code field by field", async () => {

@@ -28,12 +28,14 @@ export function suiteOf(suite: string | SuiteDefinition): Suite {
 }
 
 export async function runSuite(options: SuiteOptions & RunHooks): Promise<SuiteResult> {
+  const reporter = reporterOf(options);
+  reporter.checkpoint();
   const suite = suiteOf(options.suite);
   const out = options.out === undefined ? undefined : resolve(options.out);
   if (out !== undefined) await checkOutDir(out);
   const cache = options.cache === undefined ? defaultCacheDir() : options.cache === null ? null : resolve(options.cache);
   const { runBench } = await import("./runBench.js");
-  const summary = await runBench(suite, { out, cache, reporter: reporterOf(options) });
+  const summary = await runBench(suite, { out, cache, reporter });
   const files = out === undefined ? null : {
     summaryPath: join(out, "summary.json"), reportPath: join(out, "report.html"), resultsPath: join(out, "results.csv"), conditionalPath: join(out, "conditional.csv"),
   };
