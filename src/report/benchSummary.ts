@@ -40,6 +40,8 @@ export interface BenchEvidence {
   items: number;
   hits: number;
   computed: number;
+  /** Of the computed rows, those a stopped bench was computing when it was killed. */
+  redone?: number;
   modelCalls: number;
   seconds: number;
   itemsPerSecond: number;

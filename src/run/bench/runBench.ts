@@ -74,7 +74,7 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
           let tokens = 0;
           if (built.computed > 0) for (const i of t.items) tokens += await adapter.countTokens([i.context, i.question ?? "", ...i.texts].join(" "));
           evidence.push({
-            model, task: t.task.name, items: t.items.length, hits: built.hits, computed: built.computed, modelCalls: counted.calls() - calls0,
+            model, task: t.task.name, items: t.items.length, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: counted.calls() - calls0,
             seconds, itemsPerSecond: t.items.length / seconds, tokensPerSecond: built.computed > 0 ? tokens / seconds : null, accessLevel: level,
           });
           const width = t.items[0]!.names.length;
