@@ -86,6 +86,11 @@ describe.skipIf(!existsSync(GGUF))("calibkit run --query-type", () => {
     expectChecked(s);
     const rates = Object.fromEntries(s.section.rates.map((r) => [r.name, r.value]));
     expect(rates["decided rate"]! + rates["human queue rate"]!).toBeCloseTo(1, 9);
+    expect(s.evidenceCache!.computed).toBeGreaterThan(0);
+    // Again with another α: the candidates' PMI rows and both stages' judgements come from the evidence cache.
+    const { summary: again } = await typedRun(["--dataset", "fixtures/pairwise.jsonl", "--limit", "200", "--alpha", "0.3", ...stages()]);
+    expect(again.evidenceCache).toMatchObject({ hits: s.evidenceCache!.hits + s.evidenceCache!.computed, computed: 0, modelCalls: 0 });
+    expectChecked(again);
   }, E2E_TIMEOUT_MS);
 
   it.each([
