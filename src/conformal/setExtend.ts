@@ -1,12 +1,16 @@
 // Extending a split-conformal set calibration (Vovk et al. 2005) with more labelled examples, as a profile
-// grows by batches: the batch's scores are sorted per stratum and merged into the calibrated ascending scores,
-// O(n + b log b) instead of rescoring all n + b examples. With each example's u fixed (randomized methods take
-// `uniforms`, one per batch row), the result equals calibrateSet on all the examples, field by field.
+// grows by batches: the batch's scores are sorted per stratum and kept beside the calibrated ascending scores
+// as a small sorted delta, the threshold read as the k-th of the two arrays (O(log n)); the delta is folded into
+// the base once it outgrows a sixteenth of it, so a batch costs O(b log b + d) and the copy of n scores is
+// paid once per n/16 examples. With each example's u fixed (randomized methods take `uniforms`, one per batch
+// row), the result equals calibrateSet on all the examples, field by field (the merged scores are built when
+// first read, for p-values).
 
 import { ConformalError, invalid } from "./errors.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { trueLabelScore } from "./setKernels.js";
-import { makeStratum, stratumKey, type Stratum } from "./strata.js";
+import { conformalRank } from "./quantile.js";
+import { stratumKey, type Stratum } from "./strata.js";
 import { sortAscending } from "./sortFloat.js";
 import { assertKind, type CalibratedSet } from "./setTypes.js";
 
@@ -57,10 +61,51 @@ export function extendSet(cal: CalibratedSet, batch: SetExtension): CalibratedSe
   for (const [key, added] of buckets) {
     const fresh = sortAscending(Float64Array.from(added));
     const old = cal.strata.get(key);
-    strata.set(key, makeStratum(old ? mergeAscending(old.scores, fresh) : fresh, cal.alpha));
+    const kept = old ? parts.get(old) : undefined;
+    let base = kept ? kept.base : old ? old.scores : fresh;
+    let delta = kept ? mergeAscending(kept.delta, fresh) : old ? fresh : EMPTY;
+    if (delta.length > Math.max(FOLD_AT_LEAST, base.length / 16)) {
+      base = mergeAscending(base, delta);
+      delta = EMPTY;
+    }
+    strata.set(key, unionStratum(base, delta, cal.alpha));
   }
   const ordered = new Map([...strata].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
   return Object.freeze({ ...cal, n: cal.n + count, strata: ordered });
+}
+
+const EMPTY = new Float64Array(0);
+const FOLD_AT_LEAST = 1024;
+/** The two sorted parts of an extended stratum, for the next extension. */
+const parts = new WeakMap<Stratum, { base: Float64Array; delta: Float64Array }>();
+
+/** A stratum over the union of two ascending arrays; its `scores` merge them when first read. */
+function unionStratum(base: Float64Array, delta: Float64Array, alpha: number): Stratum {
+  const n = base.length + delta.length;
+  const k = conformalRank(n, alpha);
+  const threshold = k > n ? Infinity : k < 1 ? -Infinity : kthOfTwo(base, delta, k);
+  let merged: Float64Array | undefined;
+  const st = { n, k, threshold } as { n: number; k: number; threshold: number; scores: Float64Array };
+  Object.defineProperty(st, "scores", { enumerable: true, get: () => (merged ??= delta.length === 0 ? base : mergeAscending(base, delta)) });
+  Object.freeze(st);
+  parts.set(st, { base, delta });
+  return st;
+}
+
+/** The k-th smallest (1-based, 1 ≤ k ≤ |a| + |b|) of the union of two ascending arrays. O(log). */
+export function kthOfTwo(a: Float64Array, b: Float64Array, k: number): number {
+  // i values from a and k − i from b: the largest i with a[i−1] ≤ b[k−i] (b past its end counts as +∞).
+  let lo = Math.max(0, k - b.length);
+  let hi = Math.min(k, a.length);
+  while (lo < hi) {
+    const i = (lo + hi + 1) >>> 1;
+    if (k - i >= b.length || a[i - 1]! <= b[k - i]!) lo = i;
+    else hi = i - 1;
+  }
+  const i = lo;
+  const fromA = i > 0 ? a[i - 1]! : -Infinity;
+  const fromB = k - i > 0 ? b[k - i - 1]! : -Infinity;
+  return fromA > fromB ? fromA : fromB;
 }
 
 /** The ascending union of two ascending arrays, in a new array. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   calibrateSet, extendSet, mergeAscending, mulberry32, predictSet, type CalibratedSet,
 } from "../../src/conformal/index.js";
+import { kthOfTwo } from "../../src/conformal/setExtend.js";
 
 function data(n: number, K: number, seed: number) {
   const rng = mulberry32(seed);
@@ -44,8 +45,10 @@ describe("extendSet", () => {
   for (const c of CASES) {
     it(`equals a full calibration over random batches: ${JSON.stringify(c)}`, () => {
       const K = 4;
-      for (let trial = 0; trial < 5; trial++) {
-        const n = 300 + trial * 97;
+      for (let trial = 0; trial < 6; trial++) {
+        // The last trial's batches outgrow the sorted delta kept beside the base, which is then folded into it.
+        const n = trial === 5 ? 6000 : 300 + trial * 97;
+        const most = trial === 5 ? 900 : 60;
         const { rows, labels, groups, uniforms } = data(n, K, 11 + trial);
         const options = { ...c, alpha: 0.1 };
         const grouped = "grouped" in c && c.grouped;
@@ -60,7 +63,7 @@ describe("extendSet", () => {
         let at = Math.floor(n / 5);
         let cal = full(at);
         while (at < n) {
-          const next = Math.min(n, at + 1 + Math.floor(cuts() * 60));
+          const next = Math.min(n, at + 1 + Math.floor(cuts() * most));
           cal = extendSet(cal, {
             probabilities: rows.slice(at * K, next * K), width: K, labels: labels.slice(at, next),
             ...(grouped ? { groups: groups.slice(at, next) } : {}), uniforms: uniforms.slice(at, next),
@@ -100,6 +103,16 @@ describe("extendSet", () => {
     expect(() => extendSet(aps, { probabilities: rows.slice(0, 3), width: 3, labels: [0], groups: ["a"], uniforms: [0.5] })).toThrow(/groups/);
     expect(() => extendSet(aps, { probabilities: Float64Array.of(0.5, NaN, 0.5), width: 3, labels: [0], uniforms: [0.5] })).toThrow(/probabilities\[0\]\[1\]/);
     expect(() => extendSet(aps, { probabilities: Float64Array.of(0.5, 0.2, 0.3), width: 3, labels: [3], uniforms: [0.5] })).toThrow(/labels\[0\]/);
+  });
+
+  it("finds the k-th of two ascending arrays", () => {
+    const r = mulberry32(4);
+    for (let t = 0; t < 500; t++) {
+      const a = Float64Array.from({ length: Math.floor(r() * 30) }, () => Math.floor(r() * 15)).sort();
+      const b = Float64Array.from({ length: Math.floor(r() * 30) }, () => Math.floor(r() * 15)).sort();
+      const all = Float64Array.from([...a, ...b]).sort();
+      for (let k = 1; k <= all.length; k++) expect(kthOfTwo(a, b, k)).toBe(all[k - 1]);
+    }
   });
 
   it("merges ascending arrays", () => {

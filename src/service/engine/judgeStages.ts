@@ -85,7 +85,7 @@ export async function modelStagePool(input: QueryInput<JudgeQuery>, stage: unkno
       labels.push(index.get(labelName(examples[i]!.label)!)!);
       positions.push(i);
     });
-    return { names, rows: Float64Array.from(data), labels: Int32Array.from(labels), positions: Int32Array.from(positions), groups: undefined, n: labels.length, estimated: 0 };
+    return { names, rows: Float64Array.from(data), labels: Int32Array.from(labels), positions: Int32Array.from(positions), groups: undefined, groupCounts: undefined, n: labels.length, estimated: 0 };
   });
 }
 

@@ -52,7 +52,10 @@ export interface ProbabilityPool {
   names: readonly string[];
   rows: Float64Array;
   labels: Int32Array;
-  groups: string[] | undefined;
+  /** Group of rows 0 … n − 1 (the array itself may be longer: later batches append to it). */
+  groups: readonly string[] | undefined;
+  /** Rows per group. */
+  groupCounts: ReadonlyMap<string, number> | undefined;
   /** Stored position (index in the profile's examples) of each row: fixes its u for randomized methods. */
   positions: Int32Array;
   n: number;
@@ -72,6 +75,7 @@ export interface GrowingPool {
   labels: Int32Array;
   positions: Int32Array;
   groups: string[];
+  groupCounts: Map<string, number>;
   n: number;
   estimated: number;
 }
@@ -107,6 +111,7 @@ function advance(state: ProfileState, pool: GrowingPool): void {
       const g = state.groupOf(example);
       if (g === undefined) continue;
       pool.groups.push(g);
+      pool.groupCounts.set(g, (pool.groupCounts.get(g) ?? 0) + 1);
     }
     pool.rows = grow(pool.rows, (pool.n + 1) * K);
     pool.labels = grow(pool.labels, pool.n + 1);
@@ -134,7 +139,7 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
     if (!pool) {
       pool = {
         names: [...names], levels: options.levels ?? false, grouped: options.grouped, booleanNames: options.booleanNames,
-        scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), groups: [], n: 0, estimated: 0,
+        scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), groups: [], groupCounts: new Map(), n: 0, estimated: 0,
       };
       advance(state, pool); // may throw (examples not read yet): the pool is kept only once it is whole
       pools.set(key, pool);
@@ -145,7 +150,9 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       rows: pool.rows.subarray(0, pool.n * K),
       labels: pool.labels.subarray(0, pool.n),
       positions: pool.positions.subarray(0, pool.n),
-      groups: options.grouped ? pool.groups.slice(0, pool.n) : undefined,
+      // Not copied: a grouped pool of a million rows would copy a million references per version.
+      groups: options.grouped ? pool.groups : undefined,
+      groupCounts: options.grouped ? new Map(pool.groupCounts) : undefined,
       n: pool.n,
       estimated: pool.estimated,
     };

@@ -12,14 +12,9 @@ import { predictionRng } from "./seeds.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
 
-export function groupCount(input: QueryInput, pool: ProbabilityPool, group: string | undefined): number {
-  if (group === undefined || !pool.groups) return pool.n;
-  const counts = cached(input.profile, `groups|${pool.names.join("\u0000")}`, () => {
-    const m = new Map<string, number>();
-    for (const g of pool.groups!) m.set(g, (m.get(g) ?? 0) + 1);
-    return m;
-  });
-  return counts.get(group) ?? 0;
+export function groupCount(_input: QueryInput, pool: ProbabilityPool, group: string | undefined): number {
+  if (group === undefined || !pool.groupCounts) return pool.n;
+  return pool.groupCounts.get(group) ?? 0;
 }
 
 /** The query's probabilities over `names` (canonical order), or a 422 naming its evidence. */

@@ -103,6 +103,7 @@ export function decodeCheckpoint(meta: ProfileMeta, data: Uint8Array): ProfileSt
   const pools: GrowingPool[] = header.pools.map((p) => ({
     names: p.names, levels: p.levels, grouped: p.grouped, booleanNames: p.booleanNames ?? undefined, scanned: p.scanned, n: p.n, estimated: p.estimated,
     groups: p.groups,
+    groupCounts: p.groups.reduce((m, g) => m.set(g, (m.get(g) ?? 0) + 1), new Map<string, number>()),
     rows: column(Float64Array, p.rows, p.n * p.names.length),
     labels: column(Int32Array, p.labels, p.n),
     positions: column(Int32Array, p.positions, p.n),
