@@ -11,12 +11,9 @@ import { apsTrueScores, predictApsRows } from "./apsRows.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
 import { tuneRaps } from "./rapsTuning.js";
 import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
+import { checkGroupCodes, rowOf, type GroupCodes } from "./groupCodes.js";
 
-/** Group per row as a code into `names` (each name once). */
-export interface GroupCodes {
-  readonly codes: Int32Array;
-  readonly names: readonly string[];
-}
+export { encodeGroups, type GroupCodes } from "./groupCodes.js";
 
 export interface SetBatch {
   /** Row-major N × K probabilities: row i is probabilities[i·K .. i·K + K). */
@@ -47,33 +44,6 @@ export interface SetBatchPrediction extends SetOutputs {
   readonly width: number;
 }
 
-/** Codes for a list of group names, in first-seen order. */
-export function encodeGroups(groups: ArrayLike<string>, field = "groups"): GroupCodes {
-  const index = new Map<string, number>();
-  const names: string[] = [];
-  const codes = new Int32Array(groups.length);
-  for (let i = 0; i < groups.length; i++) {
-    const g = groups[i];
-    if (typeof g !== "string") throw invalid(`${field}[${i}] must be a string`, `${field}[${i}]`);
-    let c = index.get(g);
-    if (c === undefined) {
-      index.set(g, (c = names.length));
-      names.push(g);
-    }
-    codes[i] = c;
-  }
-  return { codes, names };
-}
-
-function checkGroupCodes(groups: GroupCodes, count: number): void {
-  if (groups.codes.length !== count) throw invalid(`groups has ${groups.codes.length} entries for ${count} probability rows`, "groups");
-  if (new Set(groups.names).size !== groups.names.length) throw invalid("groups.names must be distinct", "groups.names");
-  for (let i = 0; i < count; i++) {
-    const c = groups.codes[i]!;
-    if (!(c >= 0 && c < groups.names.length)) throw invalid(`groups.codes[${i}] must be in 0..${groups.names.length - 1}, got ${c}`, `groups.codes[${i}]`);
-  }
-}
-
 /** Calibrates from packed rows; shared by calibrateSet (per row) and calibrateSetBatch. O(n K + n). */
 export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, groups: GroupCodes | undefined, options: SetOptions): CalibratedSet {
   checkUnitOpen(options.alpha, "alpha");
@@ -83,23 +53,40 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   const count = rows.count;
   if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} probability rows`, "labels");
   if (groups) checkGroupCodes(groups, count);
-  // One flat pass finds the first row with a bad probability; rows before it get their labels checked
-  // first, so the error named is the one a row-by-row check would name.
   const d = rows.data;
-  let badRow = count;
-  for (let x = 0; x < d.length; x++) {
-    const p = d[x]!;
-    if (!(p >= 0 && p < Infinity)) {
-      badRow = rows.starts ? rowOf(rows.starts, x) : Math.floor(x / rows.width);
-      break;
+  let lacScores: Float64Array | undefined;
+  if (!rows.starts) {
+    // Fixed width: one pass, each row's values then its label (the order a row-by-row check names errors in),
+    // LAC's scores taken on the way.
+    const w = rows.width;
+    if (method === "LAC") lacScores = new Float64Array(count);
+    for (let i = 0, o = 0; i < count; i++, o += w) {
+      for (let x = o; x < o + w; x++) {
+        const p = d[x]!;
+        if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
+      }
+      const y = labels[i]!;
+      if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
+      if (lacScores) lacScores[i] = 1 - d[o + y]!; // trueLabelScore's LAC case, inlined
     }
-  }
-  for (let i = 0; i < count; i++) {
-    const w = rows.starts ? rows.starts[i + 1]! - rows.starts[i]! : rows.width;
-    if (classConditional && w !== rows.width) throw invalid(`class-conditional calibration needs equal row lengths (row ${i})`, `probabilities[${i}]`);
-    if (i === badRow) checkPackedRow(rows, i, "probabilities");
-    const y = labels[i]!;
-    if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
+  } else {
+    // One flat pass finds the first row with a bad probability; rows before it get their labels checked
+    // first, so the error named is the one a row-by-row check would name.
+    let badRow = count;
+    for (let x = 0; x < d.length; x++) {
+      const p = d[x]!;
+      if (!(p >= 0 && p < Infinity)) {
+        badRow = rowOf(rows.starts, x);
+        break;
+      }
+    }
+    for (let i = 0; i < count; i++) {
+      const w = rows.starts[i + 1]! - rows.starts[i]!;
+      if (classConditional && w !== rows.width) throw invalid(`class-conditional calibration needs equal row lengths (row ${i})`, `probabilities[${i}]`);
+      if (i === badRow) checkPackedRow(rows, i, "probabilities");
+      const y = labels[i]!;
+      if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
+    }
   }
   let lambda = 0;
   let kReg = 0;
@@ -109,14 +96,11 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   }
   if (randomized && !options.rng) throw new ConformalError("RNG_REQUIRED", `${method} is randomized: pass rng (or randomized: false)`, { field: "rng" });
   const m = select ? select.length : count;
-  const scores = new Float64Array(m);
+  const scores = lacScores ?? new Float64Array(m);
   const rng = options.rng;
-  if (method === "LAC" && !select && !rows.starts) {
-    const w = rows.width;
-    for (let i = 0; i < m; i++) scores[i] = 1 - d[i * w + labels[i]!]!; // trueLabelScore's LAC case, inlined
-  } else if (method !== "LAC" && !rows.starts) {
+  if (!lacScores && !rows.starts) {
     apsTrueScores(method === "RAPS", rows, labels, select, randomized ? rng : undefined, lambda, kReg, scores);
-  } else {
+  } else if (!lacScores) {
     for (let t = 0; t < m; t++) {
       const i = select ? select[t]! : t;
       scores[t] = trueLabelScore(method, rows, i, labels[i]!, randomized ? rng!() : 1, lambda, kReg);
@@ -148,18 +132,6 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
     n: m,
     strata: buildStrataBySlot(scores, slots, slotCount, keyOf, options.alpha),
   });
-}
-
-/** Row holding flat index x (CSR starts, ascending). */
-function rowOf(starts: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** Calibrates a set method on a columnar batch (same answers as calibrateSet on the same rows). */
