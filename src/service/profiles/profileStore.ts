@@ -146,9 +146,10 @@ export class ProfileStore {
       checkpoint = encodeCheckpoint(state);
     } catch (err) {
       // Pools not advanceable without the examples before an older checkpoint: a later batch tries again.
+      // A checkpoint is never worth failing a write that is already committed, nor the process.
       this.checkpointed.set(state, last);
-      if (err instanceof ServiceError) return;
-      throw err;
+      if (!(err instanceof ServiceError)) this.log(`could not make a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
     }
     const write = this.store.profiles.saveCheckpoint(state.name, checkpoint.seq, checkpoint.n, checkpoint.data).catch((err: unknown) => {
       this.checkpointed.set(state, last);
