@@ -60,7 +60,8 @@ async function assemble(ran: Outcome[], startedAt: Date): Promise<string> {
   const files = (await readdir(resultsDir)).filter((f) => f.endsWith(".md")).sort();
   const sections: string[] = [];
   for (const f of files) {
-    const name = basename(f, ".md");
+    // `NAME@WHERE.md`: another run of bench NAME, kept beside its own section (another machine, say).
+    const name = basename(f, ".md").split("@")[0]!;
     const text = (await readFile(join(resultsDir, f), "utf8")).trim();
     const written = (await stat(join(resultsDir, f))).mtime;
     const notes: string[] = [];
