@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,6 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default (cores − 1) is one worker on a 2-core machine, and most of the suite's time is spent
+    // waiting on child processes, PostgreSQL and loopback servers rather than computing: two files at once.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ["test/setup/freshCache.ts"],
     reporters: ["default"],
   },
