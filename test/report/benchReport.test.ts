@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { conditionalCsv, resultsCsv } from "../../src/run/bench/csv.js";
 import { BENCH_FIGURE_IDS, benchPageOf } from "../../src/report/index.js";
-import { CHROMIUM, openReport } from "./browser.js";
+import { CHROMIUM, expectBenchFiguresDrawn, openReport } from "./browser.js";
 import { sampleBench } from "./sampleBench.js";
 
 describe("bench report: what a statistician asks first, per model × task × method × α", () => {
@@ -95,14 +95,7 @@ describe("bench report: what a statistician asks first, per model × task × met
     const path = join(dir, "report.html");
     await writeFile(path, html);
     const page = await openReport(path, join(dir, "bench.png"));
-    expect(page.consoleErrors).toEqual([]);
-    expect(page.requests).toEqual([]);
-    expect(page.figures.map((f) => f.id)).toEqual([...BENCH_FIGURE_IDS]);
-    for (const f of page.figures) {
-      expect(f.svgs, f.id).toBe(1);
-      expect(f.shapes, f.id).toBeGreaterThan(20);
-      expect(f.width, f.id).toBeGreaterThan(300);
-    }
+    expectBenchFiguresDrawn(page, BENCH_FIGURE_IDS);
     expect((await stat(join(dir, "bench.png"))).size).toBeGreaterThan(10_000);
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { expect } from "vitest";
 
 export const CHROMIUM = process.env.CALIBKIT_CHROMIUM ?? "/usr/bin/chromium";
 const FLAGS = [
@@ -56,5 +57,17 @@ export async function openReport(reportPath: string, screenshotPath: string): Pr
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
+  }
+}
+
+/** A bench report as a reader sees it: the figures `ids` in order, each one SVG with content drawn, nothing fetched, no console error. */
+export function expectBenchFiguresDrawn(page: PageCheck, ids: readonly string[]): void {
+  expect(page.consoleErrors).toEqual([]);
+  expect(page.requests).toEqual([]);
+  expect(page.figures.map((f) => f.id)).toEqual([...ids]);
+  for (const f of page.figures) {
+    expect(f.svgs, f.id).toBe(1);
+    expect(f.shapes, f.id).toBeGreaterThan(20);
+    expect(f.width, f.id).toBeGreaterThan(300);
   }
 }

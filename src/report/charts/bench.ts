@@ -19,11 +19,19 @@ function perModel(s: BenchSummary, value: (r: BenchRow) => number): { name: stri
   }));
 }
 
+/** The dashed 1 − α line over the categories (each category's α). */
+function targetLine(s: BenchSummary, cats: string[]) {
+  const data = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
+  return { name: "target 1 − α", type: "line" as const, data, symbol: "rect", lineStyle: { type: "dashed" as const }, color: COLORS.target };
+}
+
+/** A model's values with NaN (a stratum or baseline a repeat lacks) as a gap. */
+const gapsForNaN = (data: (number | null)[]) => data.map((v) => (v === null || Number.isNaN(v) ? null : v));
+
 const axis = (cats: string[]) => ({ type: "category" as const, data: cats, axisLabel: { rotate: 30, fontSize: 10 } });
 
 export function benchCoverageChart(s: BenchSummary): ChartOption {
   const cats = categories(s);
-  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
   return {
     grid: { left: 60, right: 24, top: 40, bottom: 110 },
     legend: { top: 8 },
@@ -31,7 +39,7 @@ export function benchCoverageChart(s: BenchSummary): ChartOption {
     yAxis: { type: "value", name: "test coverage (mean over repeats)", min: (v: { min: number }) => Math.max(0, Math.floor((v.min - 0.05) * 10) / 10), max: 1 },
     series: [
       ...perModel(s, (r) => r.coverage.mean).map((x) => ({ ...x, type: "bar" as const })),
-      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+      targetLine(s, cats),
     ],
   };
 }
@@ -64,11 +72,10 @@ export function benchCalibrationChart(s: BenchSummary): ChartOption {
 /** The worst class and the size-stratified coverage of each model, beside the marginal target. */
 export function benchConditionalChart(s: BenchSummary): ChartOption {
   const cats = categories(s);
-  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
   const worst = (r: BenchRow) => Math.min(...r.statistics.coverageByClass.map((x) => x.coverage.mean));
   const ssc = (r: BenchRow) => (Number.isFinite(r.statistics.sizeStratifiedCoverage.mean) ? r.statistics.sizeStratifiedCoverage.mean : NaN);
   const series = (name: string, value: (r: BenchRow) => number) =>
-    perModel(s, value).map((x) => ({ ...x, name: `${x.name} ${name}`, data: x.data.map((v) => (v === null || Number.isNaN(v) ? null : v)) }));
+    perModel(s, value).map((x) => ({ ...x, name: `${x.name} ${name}`, data: gapsForNaN(x.data) }));
   return {
     grid: { left: 60, right: 24, top: 90, bottom: 110 },
     legend: { top: 8 },
@@ -77,7 +84,7 @@ export function benchConditionalChart(s: BenchSummary): ChartOption {
     series: [
       ...series("worst class", worst).map((x) => ({ ...x, type: "bar" as const })),
       ...series("size-stratified", ssc).map((x) => ({ ...x, type: "scatter" as const, symbolSize: 10 })),
-      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+      targetLine(s, cats),
     ],
   };
 }
@@ -86,7 +93,6 @@ export function benchConditionalChart(s: BenchSummary): ChartOption {
 export function benchBaselinesChart(s: BenchSummary): ChartOption {
   const cats = categories(s);
   const names = [...new Set(s.rows.flatMap((r) => r.statistics.baselines.map((b) => b.name)))];
-  const targets = cats.map((c) => 1 - s.rows.find((r) => label(r) === c)!.alpha);
   return {
     grid: { left: 60, right: 24, top: 90, bottom: 110 },
     legend: { top: 8 },
@@ -94,8 +100,8 @@ export function benchBaselinesChart(s: BenchSummary): ChartOption {
     yAxis: { type: "value", name: "coverage", min: 0, max: 1 },
     series: [
       ...names.flatMap((n) => perModel(s, (r) => r.statistics.baselines.find((b) => b.name === n)?.coverage.mean ?? NaN)
-        .map((x) => ({ ...x, name: `${x.name} ${n}`, data: x.data.map((v) => (v === null || Number.isNaN(v) ? null : v)), type: "bar" as const }))),
-      { name: "target 1 − α", type: "line", data: targets, symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+        .map((x) => ({ ...x, name: `${x.name} ${n}`, data: gapsForNaN(x.data), type: "bar" as const }))),
+      targetLine(s, cats),
     ],
   };
 }
