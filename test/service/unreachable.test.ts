@@ -31,6 +31,10 @@ it("answers 503 with retry-after while PostgreSQL is down and takes writes again
   expect(down.body.error).toBe("store_unavailable");
   expect(down.body.message).toMatch(/database|connection|PostgreSQL/i);
   expect(Number(down.retryAfter)).toBeGreaterThanOrEqual(1);
+  // The log names the cause on one line: a passing outage is not a crash with a stack trace.
+  const logged = server.stderr().split("\n").filter((line) => line.includes(" 503 "));
+  expect(logged.length).toBeGreaterThan(0);
+  expect(server.stderr()).not.toMatch(/^\s+at /m);
   expect((await post("/calibration-profiles", { name: "q", backend: CLIENT_BACKEND, alpha: 0.1 })).status).toBe(503);
   // Reads of what this instance holds keep working.
   expect(((await (await fetch(`${server.url}/api/v1/calibration-profiles/p`)).json()) as { n: number }).n).toBe(1);

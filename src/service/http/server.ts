@@ -148,7 +148,10 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       answered = true;
       try {
         const mapped = mapError(err);
-        if (mapped.status >= 500 && mapped.status !== 502 && mapped.status !== 529) {
+        // A 503 is an expected, passing state (a profile still loading, the store away) and says its cause in
+        // its message; only an unexpected failure earns a stack trace.
+        if (mapped.status === 503) log(`${id} ${req.method} ${req.url}: 503 ${err instanceof Error ? err.message : String(err)}`);
+        else if (mapped.status >= 500 && mapped.status !== 502 && mapped.status !== 529) {
           log(`${id} ${req.method} ${req.url}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
         }
         const headers: Record<string, string> = {};
