@@ -79,5 +79,8 @@ describe.skipIf(!HAVE_MODELS)("calibkit bench", () => {
     expect((await calibkit(["bench", file])).stderr).toMatch(/alphas\[0\]: must be a number strictly between 0 and 1, got 1.5/);
     writeFileSync(file, "models: [stories260K.gguf\n");
     expect((await calibkit(["bench", file])).stderr).toMatch(/suite\.yaml: line \d+/);
+    const missing = await calibkit(["bench", join(dir, "absent.yaml")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`no suite file at ${join(dir, "absent.yaml")}`);
   }, 60_000);
 });

@@ -36,7 +36,6 @@ export async function run(argv: string[]): Promise<number> {
     await checkOutDir(out);
   } catch (err) {
     if (err instanceof SuiteError || err instanceof CalibkitError) return usage("bench", (err as Error).message);
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return usage("bench", `no suite file at ${resolve(file)}`);
     throw err;
   }
   try {

@@ -68,6 +68,7 @@ export function parseSuite(file: string): Suite {
     raw = parse(readFileSync(file, "utf8"));
   } catch (err) {
     if (err instanceof YAMLParseError) throw new SuiteError(file, `line ${err.linePos?.[0].line ?? "?"}`, err.message.split("\n")[0]!);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new SuiteError(file, "file", `no suite file at ${resolve(file)}`);
     throw new SuiteError(file, "file", (err as Error).message);
   }
   return suiteFrom(raw, { name: file, file: resolve(file), base: dirname(resolve(file)) });
