@@ -2,39 +2,20 @@
 // rows when only membership is asked. The arithmetic is that of setKernels.ts, value for value: probability
 // mass summed in descending order, the score of rank r being mass + u·p_r (+ λ·max(0, r + 1 − k_reg)).
 // Those scores never fall as r rises (each term is monotone and rounding is monotone), so a row's set is its
-// top R options, R = the number of ranks whose score is ≤ q̂: one ranking of the row's values, one prefix
-// scan that stops at the first rank outside, and one pass naming the options ranked above R. No per-option
-// score, no allocation per row.
+// top R options, R = the number of ranks whose score is ≤ q̂: one ranking of the row's values (rankRow.ts),
+// one prefix scan that stops at the first rank outside, and one pass naming the options ranked above R. No
+// per-option score, no allocation per row.
 
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
+import { rankerOf, rankRow, SHORT_ROW } from "./rankRow.js";
 
-let values = new Float64Array(16);
-let ranks = new Int32Array(16);
+let values = new Float64Array(SHORT_ROW);
+let ranks = new Int32Array(SHORT_ROW);
 
-/**
- * The row's values in descending order into out[0..w). Short rows are ranked by counting without branches
- * (a mispredicted branch costs more than the w² compares); equal values get consecutive ranks by index.
- */
+/** The row's values in descending order into out[0..w) (values taken as checked). */
 export function descendingValues(d: Float64Array, o: number, w: number, out: Float64Array): void {
-  if (w <= 16) {
-    for (let j = 0; j < w; j++) {
-      const p = d[o + j]!;
-      let r = 0;
-      for (let x = 0; x < j; x++) r += +(d[o + x]! >= p);
-      for (let x = j + 1; x < w; x++) r += +(d[o + x]! > p);
-      out[r] = p;
-    }
-    return;
-  }
-  for (let j = 0; j < w; j++) {
-    const p = d[o + j]!;
-    let t = j;
-    while (t > 0 && out[t - 1]! < p) {
-      out[t] = out[t - 1]!;
-      t--;
-    }
-    out[t] = p;
-  }
+  if (ranks.length < w) ranks = new Int32Array(w);
+  rankRow(d, o, w, ranks, out);
 }
 
 /** True-label scores of rows [0, count) (or of `select`ed rows) for calibration; `draw` gives row t's u. */
@@ -42,44 +23,21 @@ export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike
   const d = rows.data;
   const w = rows.width;
   if (values.length < w) values = new Float64Array(w);
+  if (ranks.length < w) ranks = new Int32Array(w);
   const v = values;
+  const rk = ranks;
+  const rank = rankerOf(w);
   for (let t = 0; t < out.length; t++) {
     const i = select ? select[t]! : t;
     const o = i * w;
     const y = labels[i]!;
-    const py = d[o + y]!;
-    let r = 0;
-    for (let j = 0; j < w; j++) {
-      const p = d[o + j]!;
-      r += +(p > py) + +(p === py && j < y);
-    }
-    // The r values ranked above y, summed in descending order: only they are sorted (insertion; r is small
-    // for most calibration rows, whose label is usually ranked high).
+    if (!rank(d, o, rk, v)) checkPackedRow(rows, i, "probabilities");
+    // The r values ranked above y, summed in descending order.
+    const r = rk[y]!;
     let mass = 0;
-    if (r === 1) {
-      let m = -Infinity;
-      for (let j = 0; j < w; j++) {
-        const p = d[o + j]!;
-        if ((p > py || (p === py && j < y)) && p > m) m = p;
-      }
-      mass += m;
-    } else if (r > 1) {
-      let c = 0;
-      for (let j = 0; j < w; j++) {
-        const p = d[o + j]!;
-        if (p > py || (p === py && j < y)) {
-          let x = c++;
-          while (x > 0 && v[x - 1]! < p) {
-            v[x] = v[x - 1]!;
-            x--;
-          }
-          v[x] = p;
-        }
-      }
-      for (let x = 0; x < r; x++) mass += v[x]!;
-    }
+    for (let x = 0; x < r; x++) mass += v[x]!;
     const u = draw ? draw() : 1;
-    const score = mass + u * py;
+    const score = mass + u * d[o + y]!;
     out[t] = raps ? score + lambda * Math.max(0, r + 1 - kReg) : score;
   }
 }
@@ -100,27 +58,12 @@ export function predictApsRows(
   const pen = lambda;
   if (ranks.length < w) ranks = new Int32Array(w);
   const rk = ranks;
+  const rank = rankerOf(w);
   for (let i = 0, o = 0; i < rows.count; i++, o += w) {
     const slot = slotOfRow ? slotOfRow[i]! : 0;
     const q = qs[slot]!;
     const u = uniforms ? uniforms[i]! : draw ? draw() : 1;
-    // Rank by counting (see descendingValues), checking each value once; rk[j] = option j's 0-based rank.
-    for (let j = 0; j < w; j++) {
-      const p = d[o + j]!;
-      if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
-      let r = 0;
-      if (w <= 16) {
-        for (let x = 0; x < j; x++) r += +(d[o + x]! >= p);
-        for (let x = j + 1; x < w; x++) r += +(d[o + x]! > p);
-      } else {
-        for (let x = 0; x < w; x++) {
-          const px = d[o + x]!;
-          if (px > p || (px === p && x < j)) r++;
-        }
-      }
-      v[r] = p;
-      rk[j] = r;
-    }
+    if (!rank(d, o, rk, v)) checkPackedRow(rows, i, "probabilities");
     let mass = 0;
     let R = 0;
     for (; R < w; R++) {
