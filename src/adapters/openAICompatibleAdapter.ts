@@ -5,7 +5,7 @@
 // legacy shape and the newer `logprobs.content` one; chat prompts are rendered by the server itself
 // (vLLM's /tokenize with messages, llama.cpp's /apply-template).
 import { createHash } from "node:crypto";
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError } from "./errors.js";
@@ -20,6 +20,7 @@ import type { ChatMessage } from "./chatTemplate.js";
 import { countOnServer, probeChatRendering, renderOnServer, type ServerChatRendering } from "./openAIChatRendering.js";
 import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
 
+type Undici = typeof import("undici");
 
 export interface OpenAICompatibleAdapterOptions {
   /** Server root, with or without the trailing /v1. */
@@ -65,6 +66,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     private readonly base: string,
     private readonly agent: Agent,
     private readonly options: OpenAICompatibleAdapterOptions,
+    private readonly request: Undici["request"],
   ) {}
 
   get disposed(): boolean {
@@ -120,7 +122,7 @@ class OpenAICompatibleAdapter implements ModelAdapter {
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     const timeout = this.options.timeoutMs ?? 60_000;
     try {
-      const res = await request(`${root}${path}`, {
+      const res = await this.request(`${root}${path}`, {
         method, headers, dispatcher: this.agent, body: body === undefined ? undefined : JSON.stringify(body),
         signal, headersTimeout: timeout, bodyTimeout: timeout,
       });
@@ -227,12 +229,14 @@ async function probe(adapter: OpenAICompatibleAdapter): Promise<AccessLevel> {
 export async function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): Promise<ModelAdapter> {
   const trimmed = options.baseUrl.replace(/\/+$/, "");
   const base = /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+  // undici is loaded with the first adapter (about 0.2 s): importing the adapters must stay cheap.
+  const { Agent, request } = await import("undici");
   const agent = new Agent({ connections: options.concurrency ?? 8 });
-  const bootstrap = new OpenAICompatibleAdapter(options.model ?? "", base, agent, options);
+  const bootstrap = new OpenAICompatibleAdapter(options.model ?? "", base, agent, options, request);
   try {
     const model = options.model ?? (await bootstrap.listModels())[0];
     if (!model) throw new AdapterError(`${base}/models lists no model`);
-    const adapter = new OpenAICompatibleAdapter(model, base, agent, options);
+    const adapter = new OpenAICompatibleAdapter(model, base, agent, options, request);
     adapter.accessLevel = await probe(adapter);
     adapter.chatRendering = await probeChatRendering(adapter);
     // No weights are reachable, so the fingerprint names the server, the model id and the detected level.

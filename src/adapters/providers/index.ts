@@ -3,11 +3,8 @@
 // gemini whether the model returns log-probabilities (L1) or text only (L0).
 import type { AccessLevel } from "../../api/index.js";
 import { AdapterError } from "../errors.js";
-import { AnthropicClient } from "./anthropicMessages.js";
-import { BedrockClient, type AwsCredential } from "./bedrockConverse.js";
-import { GeminiClient, isLogprobsRefusal } from "./geminiGenerate.js";
+import type { AwsCredential } from "./bedrockConverse.js";
 import { HostedAdapter, type ProviderClient } from "./hostedAdapter.js";
-import { OpenAIChatClient } from "./openaiChat.js";
 
 export { HostedAdapter } from "./hostedAdapter.js";
 export type { AwsCredential } from "./bedrockConverse.js";
@@ -31,17 +28,27 @@ export interface HostedBackendOptions {
 
 export const HOSTED_PROVIDERS = ["openai", "azure-openai", "openrouter", "anthropic", "gemini", "bedrock"] as const;
 
-function clientOf(o: HostedBackendOptions, model: string): ProviderClient {
+// Each provider's client module is imported when a backend of that provider is opened: the SDKs take 0.15–0.5 s
+// each to load, which a process without hosted backends (the service, a local run) never pays.
+async function clientOf(o: HostedBackendOptions, model: string): Promise<ProviderClient> {
   const common = { model, apiKey: o.apiKey, baseUrl: o.base_url, timeoutMs: o.timeoutMs, maxRetries: o.maxRetries ?? 3 };
   switch (o.provider) {
-    case "openai": case "azure-openai": case "openrouter":
+    case "openai": case "azure-openai": case "openrouter": {
+      const { OpenAIChatClient } = await import("./openaiChat.js");
       return new OpenAIChatClient({ ...common, provider: o.provider, deployment: o.deployment, apiVersion: o.api_version, reasoningEffort: o.reasoning_effort, upstream: o.upstream, pinUpstream: o.pin_upstream });
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { AnthropicClient } = await import("./anthropicMessages.js");
       return new AnthropicClient({ ...common, effort: o.effort });
-    case "gemini":
+    }
+    case "gemini": {
+      const { GeminiClient } = await import("./geminiGenerate.js");
       return new GeminiClient({ ...common, thinkingLevel: o.thinking_level, sampleCount: o.sample_count });
-    case "bedrock":
+    }
+    case "bedrock": {
+      const { BedrockClient } = await import("./bedrockConverse.js");
       return new BedrockClient({ ...common, region: o.region, customModelImport: o.custom_model_import, aws: o.aws });
+    }
     default:
       throw new AdapterError(`provider "${o.provider}" has no hosted adapter in this version (supported: ${HOSTED_PROVIDERS.join(", ")})`);
   }
@@ -50,7 +57,7 @@ function clientOf(o: HostedBackendOptions, model: string): ProviderClient {
 export async function openHostedAdapter(o: HostedBackendOptions): Promise<HostedAdapter> {
   const model = o.model ?? o.deployment;
   if (!model) throw new AdapterError(`provider "${o.provider}" needs a model`);
-  const client = clientOf(o, model);
+  const client = await clientOf(o, model);
   // Reasoning models, the Messages API and Converse return no log-probabilities: L0 without asking for them.
   const mayLogprob = o.provider !== "anthropic" && o.provider !== "bedrock" && o.reasoning_effort === undefined;
   const ask = (logprobs: boolean) => client.chat({ prompt: "Say OK.", n: 1, temperature: 0, maxTokens: 1, seed: 0, logprobs });
@@ -59,7 +66,7 @@ export async function openHostedAdapter(o: HostedBackendOptions): Promise<Hosted
     probe = await ask(mayLogprob);
   } catch (err) {
     // A Gemini model without log-probabilities refuses `responseLogprobs` with a 400: it is L0.
-    if (!(mayLogprob && o.provider === "gemini" && isLogprobsRefusal(err))) throw err;
+    if (!(mayLogprob && o.provider === "gemini" && (await import("./geminiGenerate.js")).isLogprobsRefusal(err))) throw err;
     await ask(false);
   }
   const level: AccessLevel = mayLogprob && probe?.firstTokenTop && probe.firstTokenTop.size > 0 ? "L1" : "L0";

@@ -173,6 +173,11 @@ export function restorePools(state: ProfileState, pools: readonly GrowingPool[])
   growing.set(state, map);
 }
 
+/** Whether the profile has the pool a query with these names and options would use (made or read from a checkpoint). */
+export function hasPool(state: ProfileState, names: readonly string[], options: PoolOptions): boolean {
+  return growing.get(state)?.has(poolKey(names, options)) ?? false;
+}
+
 /** How many pools the profile has: a checkpoint is written again when queries of a new kind made one. */
 export function poolCount(state: ProfileState): number {
   return growing.get(state)?.size ?? 0;

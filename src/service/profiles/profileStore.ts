@@ -17,6 +17,7 @@ import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
 import { poolCount } from "../engine/pools.js";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
+import { feedPools } from "./eagerPools.js";
 import { ProfileState } from "./profileState.js";
 import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
 
@@ -167,9 +168,18 @@ export class ProfileStore {
         const stored = await this.store.profiles.get(name);
         return stored ? this.load(name, stored.meta as ProfileMeta) : undefined;
       }
-      for (const event of await this.store.profiles.events(name, state.seq)) state.applyEvent(event.seq, event.record as ProfileRecord);
+      for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord);
       return state;
     });
+  }
+
+  /** Applies an event this instance has just written or been told of: its examples feed the pools now. */
+  private applyNew(state: ProfileState, seq: number, record: ProfileRecord): void {
+    if (seq <= state.seq) return;
+    state.applyEvent(seq, record);
+    if (record.t !== "examples") return;
+    feedPools(state, record.examples);
+    this.maybeCheckpoint(state);
   }
 
   private noticed(what: string): void {
@@ -256,10 +266,7 @@ export class ProfileStore {
         const event = record ? { kind: record.t, record, idempotency: record.t === "examples" ? record.idempotency : undefined } : undefined;
         return { event, value: prepared };
       });
-      if (seq !== undefined && value.record) {
-        state.applyEvent(seq, value.record);
-        if (value.record.t === "examples") this.maybeCheckpoint(state);
-      }
+      if (seq !== undefined && value.record) this.applyNew(state, seq, value.record);
       return value.result(state);
     });
   }
