@@ -16,12 +16,8 @@ export class HumanQueueTable {
 
   /** Stores the items in one transaction (all or none). */
   async insert(items: readonly HumanQueueRow[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      for (const i of items) {
-        await tx.run(`INSERT INTO human_queue (id, profile, kind, status, item, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-          [i.id, i.profile, i.kind, i.status, JSON.stringify(i.item), i.created_at]);
-      }
-    });
+    await this.db.runMany(`INSERT INTO human_queue (id, profile, kind, status, item, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      items.map((i) => [i.id, i.profile, i.kind, i.status, JSON.stringify(i.item), i.created_at]));
   }
 
   /** Replaces an item's document (and status) when it exists; false otherwise. */

@@ -49,15 +49,11 @@ export class MailTable {
         if (a.idempotencyKey === undefined) {
           await tx.run(`INSERT INTO mail_sends (id, record, idem_key, accepted_at) VALUES ($1, $2, NULL, $3)`, [a.id, JSON.stringify(a.record), a.acceptedAt]);
         }
-        for (const [ord, m] of a.messages.entries()) {
-          await tx.run(`INSERT INTO mail_messages (id, send_id, ord, recipient, state, attempts, next_at, last_error, updated_at) VALUES ($1, $2, $3, $4, 'pending', 0, NULL, NULL, $5)`,
-            [m.id, a.id, ord, m.to, a.acceptedAt]);
-        }
+        await tx.runMany(`INSERT INTO mail_messages (id, send_id, ord, recipient, state, attempts, next_at, last_error, updated_at) VALUES ($1, $2, $3, $4, 'pending', 0, NULL, NULL, $5)`,
+          a.messages.map((m, ord) => [m.id, a.id, ord, m.to, a.acceptedAt]));
       }
-      for (const c of changes) {
-        await tx.run(`UPDATE mail_messages SET state = $2, attempts = $3, next_at = $4, last_error = $5, updated_at = $6 WHERE id = $1`,
-          [c.id, c.state, c.attempts, c.nextAt ?? null, c.lastError ?? null, c.updatedAt]);
-      }
+      await tx.runMany(`UPDATE mail_messages SET state = $2, attempts = $3, next_at = $4, last_error = $5, updated_at = $6 WHERE id = $1`,
+        changes.map((c) => [c.id, c.state, c.attempts, c.nextAt ?? null, c.lastError ?? null, c.updatedAt]));
     });
     return { taken };
   }

@@ -64,6 +64,10 @@ export class PostgresEngine implements SqlEngine {
     }
   }
 
+  runMany(text: string, rows: readonly (readonly unknown[])[]): Promise<number> {
+    return this.transaction((tx) => tx.runMany(text, rows));
+  }
+
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
@@ -74,6 +78,11 @@ export class PostgresEngine implements SqlEngine {
     const tx: Sql = {
       all: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await client.query<R>(text, params as unknown[])).rows,
       run: async (text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rowCount ?? 0,
+      runMany: async (text: string, rows: readonly (readonly unknown[])[]) => {
+        let changed = 0;
+        for (const params of rows) changed += (await client.query(text, params as unknown[])).rowCount ?? 0;
+        return changed;
+      },
     };
     let broken = false;
     try {

@@ -1,13 +1,23 @@
 // What the tables below need from an engine: transactions of parameterised statements ($1, $2, ... in
 // PostgreSQL's spelling; the SQLite engine rewrites them), reads outside a transaction, and change notices
-// between instances. Statements use the SQL both engines share; the few differences are engine fields.
+// between instances. Outside a transaction, a read sees only what was committed. Statements use the SQL both engines share; the few differences are engine fields.
 
 export type Row = object;
+
+export interface RunOptions {
+  /**
+   * The parameters' large byte arrays are handed over: the engine may take their memory rather than copy it
+   * (SQLite moves them to its thread), so the caller must not read them afterwards. Default false.
+   */
+  handOver?: boolean | undefined;
+}
 
 export interface Sql {
   all<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement; resolves with the number of rows it changed. */
-  run(text: string, params?: readonly unknown[]): Promise<number>;
+  run(text: string, params?: readonly unknown[], options?: RunOptions): Promise<number>;
+  /** Runs one statement once per parameter row (one message to SQLite's thread for the lot); the rows changed. */
+  runMany(text: string, rows: readonly (readonly unknown[])[]): Promise<number>;
 }
 
 export interface SqlEngine extends Sql {

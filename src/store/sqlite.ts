@@ -1,107 +1,79 @@
 // The embedded engine: one SQLite file through better-sqlite3 (a maintained driver, compiled at install;
-// docs/storage.md). WAL journal with synchronous=FULL: a commit is fsynced before it returns. The driver
-// is synchronous, so transactions are queued here one after another; several processes on one file are
-// serialised by SQLite's own file lock (busy_timeout waits for it).
-import Database from "better-sqlite3";
+// docs/storage.md). WAL journal with synchronous=FULL: a commit is fsynced before it resolves. The driver is
+// synchronous, so it runs on two threads of its own (sqliteWorker.js), never on the event loop: the writer's
+// connection runs every transaction, one after another as queued here; the reader's answers the reads made
+// outside a transaction, from the last committed state (WAL lets it read beside the writer), so no read sees
+// rows a transaction has not committed. Several processes on one file are serialised by SQLite's own file
+// lock (busy_timeout waits for it, on the writer's thread).
 import { classifyStoreError } from "./errors.js";
-import type { Row, Sql, SqlEngine } from "./sql.js";
+import type { Row, RunOptions, Sql, SqlEngine } from "./sql.js";
+import { transferable, WRITE_ON_READER, type Role } from "./sqliteProtocol.js";
+import { SqliteThread, ThreadSlot } from "./sqliteThread.js";
 
-/** `$1`-numbered statements as SQLite's positional `?`, with the parameters reordered to match. */
-function positional(text: string, params: readonly unknown[]): { text: string; params: unknown[] } {
-  const ordered: unknown[] = [];
-  const rewritten = text.replace(/\$(\d+)/g, (_, n: string) => {
-    ordered.push(params[Number(n) - 1]);
-    return "?";
-  });
-  return { text: rewritten, params: ordered };
-}
-
-const toSqlite = (value: unknown) => (typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value);
+const BUSY_MS = 5_000;
 
 export class SqliteEngine implements SqlEngine {
   readonly kind = "sqlite" as const;
   readonly forUpdate = "";
   readonly skipLocked = "";
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly statements = new Map<string, Database.Statement>();
   private readonly listeners: ((payload: string) => void)[] = [];
   private poll: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly db: Database.Database, readonly location: string) {}
+  private constructor(private readonly writer: ThreadSlot, private readonly reader: ThreadSlot, readonly location: string) {}
 
-  static open(file: string): SqliteEngine {
-    let db: Database.Database;
-    try {
-      db = new Database(file, { timeout: 5_000 });
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = FULL");
-      db.pragma("foreign_keys = ON");
-    } catch (err) {
-      throw classifyStoreError(err);
+  /** Opens the file on both threads (started side by side); a file that cannot be opened rejects here. */
+  static async open(file: string): Promise<SqliteEngine> {
+    const data = (role: Role) => ({ file, role, busyMs: BUSY_MS });
+    const started = [SqliteThread.start(data("write")), SqliteThread.start(data("read"))] as const;
+    const [writer, reader] = await Promise.allSettled(started);
+    if (writer.status === "rejected" || reader.status === "rejected") {
+      for (const t of [writer, reader]) if (t.status === "fulfilled") await t.value.close();
+      throw classifyStoreError(writer.status === "rejected" ? writer.reason : (reader as PromiseRejectedResult).reason);
     }
-    return new SqliteEngine(db, file);
+    return new SqliteEngine(new ThreadSlot(data("write"), started[0]), new ThreadSlot(data("read"), started[1]), file);
   }
 
-  private statement(text: string): Database.Statement {
-    let s = this.statements.get(text);
-    if (!s) {
-      s = this.db.prepare(text);
-      if (this.statements.size > 256) this.statements.clear();
-      this.statements.set(text, s);
-    }
-    return s;
-  }
-
-  private allNow<T extends Row>(text: string, params: readonly unknown[] = []): T[] {
-    const q = positional(text, params);
-    const s = this.statement(q.text);
-    const values = q.params.map(toSqlite);
-    if (s.reader) return s.all(...values) as T[];
-    s.run(...values);
-    return [];
-  }
-
-  private runNow(text: string, params: readonly unknown[] = []): number {
-    const q = positional(text, params);
-    return this.statement(q.text).run(...q.params.map(toSqlite)).changes;
-  }
-
-  private readonly sql: Sql = {
-    all: async <T extends Row>(text: string, params?: readonly unknown[]) => this.allNow<T>(text, params),
-    run: async (text: string, params?: readonly unknown[]) => this.runNow(text, params),
-  };
-
-  async all<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]> {
+  async all<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     try {
-      return this.allNow<T>(text, params);
+      return (await (await this.reader.thread()).request({ op: "all", text, params })) as T[];
     } catch (err) {
+      // A statement that writes has no place on the read-only connection: it is a transaction of its own.
+      if ((err as { code?: unknown }).code === WRITE_ON_READER) return this.transaction((tx) => tx.all<T>(text, params));
       throw classifyStoreError(err);
     }
   }
 
-  async run(text: string, params?: readonly unknown[]): Promise<number> {
-    return this.transaction((tx) => tx.run(text, params));
+  async run(text: string, params?: readonly unknown[], options?: RunOptions): Promise<number> {
+    return this.transaction((tx) => tx.run(text, params, options));
+  }
+
+  async runMany(text: string, rows: readonly (readonly unknown[])[]): Promise<number> {
+    return this.transaction((tx) => tx.runMany(text, rows));
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     const next = this.tail.then(async () => {
+      let thread: SqliteThread;
       try {
-        this.db.exec("BEGIN IMMEDIATE");
+        thread = await this.writer.thread();
+        await thread.request({ op: "begin" });
       } catch (err) {
         throw classifyStoreError(err);
       }
+      // Bound to this thread: were it to stop mid-transaction, the rest fails rather than running outside it.
+      const tx: Sql = {
+        all: async <R extends Row>(text: string, params: readonly unknown[] = []) => (await thread.request({ op: "all", text, params })) as R[],
+        run: async (text: string, params: readonly unknown[] = [], options?: RunOptions) =>
+          (await thread.request({ op: "run", text, params }, options?.handOver ? transferable(params) : [])) as number,
+        runMany: async (text: string, rows: readonly (readonly unknown[])[]) => (rows.length === 0 ? 0 : (await thread.request({ op: "many", text, rows })) as number),
+      };
       try {
-        const result = await fn(this.sql);
-        this.db.exec("COMMIT");
+        const result = await fn(tx);
+        await thread.request({ op: "commit" });
         return result;
       } catch (err) {
-        if (this.db.inTransaction) {
-          try {
-            this.db.exec("ROLLBACK");
-          } catch {
-            // SQLite rolled back by itself (a full disk can do that); nothing to undo.
-          }
-        }
+        await thread.request({ op: "rollback" }).catch(() => undefined);
         throw classifyStoreError(err);
       }
     });
@@ -115,16 +87,18 @@ export class SqliteEngine implements SqlEngine {
   async listen(fn: (payload: string) => void): Promise<void> {
     this.listeners.push(fn);
     if (this.poll) return;
-    let version = this.db.pragma("data_version", { simple: true }) as number;
+    // The writer's connection: its data_version moves with other processes' commits, not with its own.
+    const version = async () => (await (await this.writer.thread()).request({ op: "version" })) as number;
+    let seen = await version();
+    let asking = false;
     this.poll = setInterval(() => {
-      try {
-        const now = this.db.pragma("data_version", { simple: true }) as number;
-        if (now === version) return;
-        version = now;
+      if (asking) return;
+      asking = true;
+      version().then((now) => {
+        if (now === seen) return;
+        seen = now;
         for (const listener of this.listeners) listener("*");
-      } catch {
-        // A closed or unreadable file: the next write reports it.
-      }
+      }, () => undefined).finally(() => (asking = false));
     }, 250);
     this.poll.unref();
   }
@@ -132,6 +106,11 @@ export class SqliteEngine implements SqlEngine {
   async close(): Promise<void> {
     clearInterval(this.poll);
     await this.tail;
-    this.db.close();
+    await Promise.all([this.writer.close(), this.reader.close()]);
+  }
+
+  /** Stops both threads at once, as a crash would; the next statement starts new ones (for tests). */
+  async killThreads(): Promise<void> {
+    for (const slot of [this.writer, this.reader]) await (await slot.thread()).kill();
   }
 }

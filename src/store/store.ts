@@ -45,7 +45,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (options.url) throw new Error(`--store ${options.url} is not a postgres:// URL; leave it out for the embedded SQLite store in --data`);
     const dir = resolve(options.dataDir ?? ".calibkit/service");
     mkdirSync(dir, { recursive: true });
-    engine = SqliteEngine.open(join(dir, SQLITE_FILE));
+    engine = await SqliteEngine.open(join(dir, SQLITE_FILE));
   }
   try {
     await migrate(engine);

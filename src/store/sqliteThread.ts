@@ -1,0 +1,127 @@
+// The event loop's side of one SQLite connection thread (sqliteWorker.js): requests as promises, in the
+// order they were sent. A thread that stops without being closed (an uncaught error in it, a terminate)
+// fails what it still had to answer with StoreUnavailableError (503 and retry-after, never a hang), and
+// ThreadSlot starts a new one for the next caller. The thread holds the process open only while it owes
+// an answer, as the synchronous driver never did.
+import { Worker } from "node:worker_threads";
+import { StoreUnavailableError } from "./errors.js";
+import { rebuiltError, type Reply, type RequestBody, type Role, type WorkerData } from "./sqliteProtocol.js";
+
+/** Resolves from dist/store/ and src/store/ alike: the worker is plain JavaScript in both. */
+const WORKER_FILE = new URL("./sqliteWorker.js", import.meta.url);
+
+interface Waiting {
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+export class SqliteThread {
+  private readonly pending = new Map<number, Waiting>();
+  private nextId = 1;
+  private stopped: Error | undefined;
+  private closing = false;
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly worker: Worker, readonly role: Role) {
+    worker.on("message", (reply: Reply) => this.settle(reply));
+    worker.on("error", (err) => this.fail(`the SQLite ${role} thread failed: ${err.message}`, err));
+    this.exited = new Promise((done) => worker.once("exit", (code) => {
+      this.fail(`the SQLite ${role} thread stopped (exit code ${code})`);
+      done();
+    }));
+  }
+
+  /** Starts a thread and opens its connection; rejects with the driver's error when the file cannot be opened. */
+  static async start(data: WorkerData): Promise<SqliteThread> {
+    // No execArgv of the parent's (tsx's or vitest's loaders): the worker is plain JavaScript and starts bare.
+    const thread = new SqliteThread(new Worker(WORKER_FILE, { workerData: data, execArgv: [] }), data.role);
+    const opened = new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject }));
+    try {
+      await opened;
+    } catch (err) {
+      await thread.worker.terminate();
+      throw err;
+    }
+    thread.worker.unref();
+    return thread;
+  }
+
+  get alive(): boolean {
+    return this.stopped === undefined;
+  }
+
+  /** Sends one request; `transfer` lists buffers handed over to the thread (the caller no longer uses them). */
+  request(body: RequestBody, transfer: readonly ArrayBuffer[] = []): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      try {
+        this.worker.postMessage({ ...body, id }, transfer as ArrayBuffer[]);
+      } catch (err) {
+        // A parameter the structured clone cannot carry (a function, a symbol): this request's error alone.
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.worker.unref();
+        reject(err);
+      }
+    });
+  }
+
+  private settle(reply: Reply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0 && !this.closing) this.worker.unref();
+    if ("error" in reply) waiting.reject(rebuiltError(reply.error));
+    else waiting.resolve(reply.value);
+  }
+
+  private fail(reason: string, error?: unknown): void {
+    if (this.stopped) return;
+    this.stopped = this.closing ? new Error(`the SQLite ${this.role} connection is closed`) : new StoreUnavailableError(reason, { error });
+    for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+    this.pending.clear();
+  }
+
+  /** Closes the connection once what was sent before is answered, and waits for the thread to end. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.closing = true;
+    // Held open until the thread has ended, so a process that closes its store last still waits for it.
+    this.worker.ref();
+    await this.request({ op: "close" }).catch(() => undefined);
+    await this.exited;
+  }
+
+  /** Stops the thread at once, as a crash would (for tests of that path). */
+  async kill(): Promise<void> {
+    await this.worker.terminate();
+    await this.exited;
+  }
+}
+
+/** The current thread of one role, started again when the previous one stopped. */
+export class ThreadSlot {
+  private current: Promise<SqliteThread>;
+  private closed = false;
+
+  constructor(private readonly data: WorkerData, first: Promise<SqliteThread>) {
+    this.current = first;
+  }
+
+  async thread(): Promise<SqliteThread> {
+    if (this.closed) throw new Error(`the SQLite store at ${this.data.file} is closed`);
+    const current = this.current;
+    const thread = await current.catch(() => undefined);
+    if (thread?.alive) return thread;
+    if (this.current === current) this.current = SqliteThread.start(this.data);
+    return this.current;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const thread = await this.current.catch(() => undefined);
+    await thread?.close();
+  }
+}
