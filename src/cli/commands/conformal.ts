@@ -24,6 +24,7 @@ options:
   --lambda L            set RAPS: penalty λ ≥ 0 (with --k-reg: no tuning; the other defaults to 0.01 / 5)
   --k-reg K             set RAPS: rank after which the penalty starts, an integer ≥ 0
   --tuning-fraction F   set RAPS: share of the calibration records held out to tune λ and k_reg (default 0.2)
+  --scores              set: also each option's nonconformity score (scores) for every test record
   --beliefs             set: also per-option Venn–Abers [p0, p1] (venn_abers) for every test record
   --levels A,B,C        interval: the scale, low to high (default: the first calibration record's levels as
                         written); --levels=-1,0,1 when the first name starts with "-"

@@ -1,7 +1,8 @@
 // Records turned into the engine's columns as they are read: probabilities into one growing Float64Array
 // (row-major; CSR starts kept for files whose records name different options), labels and group codes into
 // Int32Arrays. Nothing per record is kept but numbers.
-import { InputError, type Rec, type Source } from "./records.js";
+import { InputError, type FastRecord, type Rec, type Source } from "./records.js";
+import { RecordScanner } from "./scan.js";
 
 export function fail(src: Source, i: number, field: string, msg: string): never {
   throw new InputError(`${src.file}: ${src.where(i)}: field "${field}": ${msg}`);
@@ -29,7 +30,11 @@ export class Groups {
   grouped: boolean | undefined;
 
   add(src: Source, i: number, r: Rec, calibration: boolean): void {
-    const g = r.group;
+    this.addGroup(src, i, r.group, calibration);
+  }
+
+  /** A record's `group` value (undefined when it has none). */
+  addGroup(src: Source, i: number, g: unknown, calibration: boolean): void {
     if (this.grouped === undefined) this.grouped = g !== undefined;
     if (!this.grouped) {
       if (g !== undefined) {
@@ -110,6 +115,8 @@ export class ProbabilityColumns {
       }
     }
     if (this.ragged) this.ragged.push(own as string[]);
+    if (this.count + 1 >= this.starts.length) this.starts = grow(this.starts);
+    if (this.count === this.labels.length) this.labels = grow(this.labels);
     while (this.size + own.length > this.data.length) this.data = grow(this.data);
     // Keys as written: their values in one call (a keyed read per name cost more than the parse of the number).
     const values = Object.values(p);
@@ -120,8 +127,6 @@ export class ProbabilityColumns {
       if (v < 0) fail(src, i, `probabilities.${k}`, "must be ≥ 0");
       this.data[this.size + x] = v;
     }
-    if (this.count + 1 >= this.starts.length) this.starts = grow(this.starts);
-    if (this.count === this.labels.length) this.labels = grow(this.labels);
     if (labelled) {
       const index = own === names ? this.index! : new Map(own.map((n, x) => [n, x]));
       this.labels[this.count] = labelIn(src, i, r.label, index, own);
@@ -132,4 +137,33 @@ export class ProbabilityColumns {
     this.starts[this.count] = this.size;
     return own;
   }
+
+  /** A record already read and checked by a RecordScanner over this file's names: the same as add() would store. */
+  addScanned(values: Float64Array, label: number): void {
+    if (this.ragged) this.ragged.push(this.names!);
+    if (this.count + 1 >= this.starts.length) this.starts = grow(this.starts);
+    if (this.count === this.labels.length) this.labels = grow(this.labels);
+    while (this.size + values.length > this.data.length) this.data = grow(this.data);
+    this.data.set(values, this.size);
+    this.labels[this.count] = label;
+    this.starts[this.count] = this.size;
+    this.size += values.length;
+    this.count++;
+    this.starts[this.count] = this.size;
+  }
+}
+
+/**
+ * The fast reader of JSON Lines records into `cols` and `groups` (records.ts's FastRecord): lines of the
+ * usual shape skip JSON.parse, others go through add(). The names are the file's once its first record is read.
+ */
+export function scannedInto(cols: ProbabilityColumns, groups: Groups, labelled: boolean, calibration: boolean): FastRecord {
+  let scanner: RecordScanner | undefined | null = null;
+  return (bytes, start, end, i, src) => {
+    if (scanner === null) scanner = cols.names ? RecordScanner.for(cols.names, labelled) : undefined;
+    if (!scanner?.scan(bytes, start, end)) return false;
+    cols.addScanned(scanner.values, labelled ? scanner.label : 0);
+    groups.addGroup(src, i, scanner.group, calibration);
+    return true;
+  };
 }

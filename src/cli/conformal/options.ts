@@ -24,6 +24,8 @@ export interface ConformalOptions {
   tuningFraction?: number;
   levels?: string[];
   beliefs: boolean;
+  /** set: print each option's nonconformity score (off by default: half the output and a third of the time). */
+  scores: boolean;
   guarantee?: string;
   target?: number;
   delta?: number;
@@ -34,7 +36,7 @@ const SPEC = {
   seed: { type: "string" }, delta: { type: "string" }, target: { type: "string" }, guarantee: { type: "string" },
   deterministic: { type: "boolean" }, randomized: { type: "string" }, "class-conditional": { type: "boolean" },
   lambda: { type: "string" }, "k-reg": { type: "string" }, "tuning-fraction": { type: "string" }, levels: { type: "string" },
-  beliefs: { type: "boolean" }, help: { type: "boolean", short: "h" },
+  beliefs: { type: "boolean" }, scores: { type: "boolean" }, help: { type: "boolean", short: "h" },
 } as const;
 
 function numberOption(name: string, v: string | undefined, check?: (x: number) => boolean, wanted?: string): number | undefined {
@@ -61,6 +63,7 @@ export function parseOptions(type: string, args: string[]): ConformalOptions | "
   const method = a.method?.trim().toUpperCase();
   only("class-conditional", a["class-conditional"], t === "set", "set");
   only("beliefs", a.beliefs, t === "set", "set");
+  only("scores", a.scores, t === "set", "set");
   only("levels", a.levels, t === "interval", "interval");
   for (const f of ["lambda", "k-reg", "tuning-fraction"] as const) only(f, a[f], t === "set" && method === "RAPS", "set --method RAPS");
   if (a.randomized !== undefined && !["on", "off", "true", "false"].includes(a.randomized)) throw new UsageError(`--randomized must be on or off, not "${a.randomized}"`);
@@ -95,6 +98,7 @@ export function parseOptions(type: string, args: string[]): ConformalOptions | "
     ...(a["tuning-fraction"] !== undefined ? { tuningFraction: numberOption("tuning-fraction", a["tuning-fraction"], unitOpen, "strictly between 0 and 1")! } : {}),
     ...(levels ? { levels } : {}),
     beliefs: a.beliefs ?? false,
+    scores: a.scores ?? false,
     ...(a.guarantee !== undefined ? { guarantee: a.guarantee } : {}),
     ...(a.target !== undefined ? { target: numberOption("target", a.target, unitOpen, "strictly between 0 and 1")! } : {}),
     ...(a.delta !== undefined ? { delta: numberOption("delta", a.delta, unitOpen, "strictly between 0 and 1")! } : {}),

@@ -1,7 +1,7 @@
 // `calibkit conformal set`: records → columns → the batch set API (the per-row API when records name
 // different options), per-option Venn–Abers only with --beliefs.
 import * as C from "../../conformal/index.js";
-import { Groups, ProbabilityColumns } from "./columns.js";
+import { Groups, ProbabilityColumns, scannedInto } from "./columns.js";
 import { JsonOut, finite, num } from "./output.js";
 import { readRecords } from "./records.js";
 import type { ConformalOptions } from "./options.js";
@@ -12,15 +12,20 @@ export function runSet(o: ConformalOptions): void {
   readRecords(o.calibration, (r, i, src) => {
     cal.add(src, i, r, true, false);
     groups.add(src, i, r, true);
-  });
+  }, scannedInto(cal, groups, true, true));
   const calGroups = groups.take(0);
   const nCal = groups.count;
   const test = new ProbabilityColumns(cal.names);
   const testNames: (readonly string[])[] = [];
+  const fastTest = scannedInto(test, groups, false, false);
   readRecords(o.test, (r, i, src) => {
     const own = test.add(src, i, r, false, false);
     if (test.ragged) testNames.push(own);
     groups.add(src, i, r, false);
+  }, (bytes, start, end, i, src) => {
+    if (!fastTest(bytes, start, end, i, src)) return false;
+    if (test.ragged) testNames.push(test.names!);
+    return true;
   });
   const testGroups = groups.take(nCal);
   const options: C.SetOptions = {
@@ -48,7 +53,7 @@ export function runSet(o: ConformalOptions): void {
   };
   if (uniform) {
     const batch = { probabilities: test.data.subarray(0, test.size), width: Math.max(K, 1), ...(testGroups ? { groups: testGroups } : {}) };
-    const pred = C.predictSetBatch(c, batch, { rng: o.rng, scores: true, pValues: true });
+    const pred = C.predictSetBatch(c, batch, { rng: o.rng, scores: o.scores, pValues: true });
     const va = o.beliefs && cal.count > 0 ? C.predictOptionBeliefsBatch(C.calibrateOptionBeliefs({ probabilities: { data: cal.data.subarray(0, cal.size), width: K }, labels: cal.labels.subarray(0, cal.count) }), batch) : undefined;
     const { membership, pValues, scores } = pred;
     let lastN = -1;
@@ -72,8 +77,10 @@ export function runSet(o: ConformalOptions): void {
         const c = Math.round(p * (n + 1));
         text += keyAt[j]! + (c / (n + 1) === p ? (known[c] ??= num(p)) : num(p));
       }
-      text += '},"scores":{';
-      for (let j = 0; j < K; j++) text += keyAt[j]! + num(scores![m + j]!);
+      if (scores) {
+        text += '},"scores":{';
+        for (let j = 0; j < K; j++) text += keyAt[j]! + num(scores[m + j]!);
+      }
       if (va) {
         text += '},"venn_abers":{';
         for (let j = 0; j < K; j++) text += `${keyAt[j]!}[${num(va.p0[m + j]!)},${num(va.p1[m + j]!)}]`;
@@ -97,7 +104,7 @@ export function runSet(o: ConformalOptions): void {
       out.add(JSON.stringify({
         set: r.set,
         p_values: Object.fromEntries(own.map((k, j) => [k, finite(r.pValues[j]!)])),
-        scores: Object.fromEntries(own.map((k, j) => [k, finite(r.scores[j]!)])),
+        ...(o.scores ? { scores: Object.fromEntries(own.map((k, j) => [k, finite(r.scores[j]!)])) } : {}),
         ...(va ? { venn_abers: Object.fromEntries(own.map((k, j) => [k, [va[j]!.p0, va[j]!.p1]])) } : {}),
       }));
     });
