@@ -50,7 +50,19 @@ export function buildRouter(parts: ServiceParts): Router {
   const { store, profiles, backends, humanQueue, jobs } = parts;
   const router = new Router();
 
-  router.add("POST", "/evaluate", (req) => evaluate(req.body, parts));
+  router.add("POST", "/evaluate", (req) => {
+    const response = evaluate(req.body, parts);
+    // Calibrations the queries built are worth a checkpoint (a start then need not build them again).
+    const noteQueried = () => {
+      for (const q of Object.values((req.body as { queries: Record<string, { calibration_profile: string }> }).queries)) {
+        const state = profiles.find(q.calibration_profile);
+        if (state) profiles.queried(state);
+      }
+    };
+    if (response instanceof Promise) return response.then((r) => (noteQueried(), r));
+    noteQueried();
+    return response;
+  });
 
   router.add("POST", "/calibration-profiles", async (req) => {
     const { state, created } = await profiles.create(parseCreateProfileRequest(req.body));

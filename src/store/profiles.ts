@@ -72,12 +72,13 @@ export class ProfileTable {
   /**
    * Keeps `data` as the profile's checkpoint unless one of a later event is there already (another instance's).
    * `data` is handed over to the store (SQLite moves its memory to its thread): the caller must not reuse it.
+   * One of the same event is replaced: the new one holds more (calibrations that queries have built since).
    */
   async saveCheckpoint(name: string, seq: number, n: number, data: Uint8Array): Promise<boolean> {
     const changed = await this.db.run(
       `INSERT INTO profile_checkpoints (profile, seq, n, data, written_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (profile) DO UPDATE SET seq = excluded.seq, n = excluded.n, data = excluded.data, written_at = excluded.written_at
-       WHERE profile_checkpoints.seq < excluded.seq`,
+       WHERE profile_checkpoints.seq <= excluded.seq`,
       [name, seq, n, Buffer.from(data.buffer, data.byteOffset, data.byteLength), new Date().toISOString()], { handOver: true });
     return changed > 0;
   }

@@ -12,6 +12,7 @@ import { exampleEvidence } from "./evidence.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
 import { rebuilt, VENN_ABERS_WINDOW, WHOLE_POOL_UP_TO } from "./rebuilds.js";
 import { calibrationRng, exampleUniforms } from "./seeds.js";
+import { registerSnapshots } from "./snapshots.js";
 import { claimScores } from "./claimScores.js";
 
 export function setMethodOf(profile: ProfileState, override?: string): string {
@@ -154,3 +155,9 @@ export function labelledClaims(label: unknown): { text: string; correct: boolean
     (c): c is { text: string; correct: boolean } => !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean",
   );
 }
+
+registerSnapshots("extended-sets", {
+  count: (state) => extendable.get(state)?.size ?? 0,
+  take: (state) => [...(extendable.get(state) ?? [])].map(([k, { rows, cal }]) => [k, rows, cal]),
+  restore: (state, entries) => extendable.set(state, new Map(entries.map(([k, rows, cal]) => [k, { rows, cal: cal as CalibratedSet }]))),
+});

@@ -5,6 +5,7 @@
 // same profile version, and the next prefix is complete a whole step before it is served: it is built in the
 // background, a slice at a time between requests, and no request waits for it (docs/service.md).
 import type { ProfileState } from "../profiles/profileState.js";
+import { registerSnapshots } from "./snapshots.js";
 
 export const WHOLE_POOL_UP_TO = 16_384;
 /**
@@ -99,3 +100,17 @@ function inBackground<T>(build: Build<T>): void {
   };
   setImmediate(slice);
 }
+
+registerSnapshots("rebuilt", {
+  count: (state) => builds.get(state)?.size ?? 0,
+  take: (state) => [...(builds.get(state) ?? [])].flatMap(([key, list]) => list.filter((b) => b.value !== undefined).map((b): [string, number, unknown] => [key, b.prefix, b.value])),
+  restore: (state, entries) => {
+    const byKey = new Map<string, Build<unknown>[]>();
+    for (const [key, prefix, value] of entries) {
+      let list = byKey.get(key);
+      if (!list) byKey.set(key, (list = []));
+      list.push({ prefix, value, steps: (function* () { return value; })() });
+    }
+    builds.set(state, byKey);
+  },
+});

@@ -1,14 +1,17 @@
 // A profile's checkpoint: what a start needs to serve the profile without reading its history — the counters,
 // monitor and audit states, the idempotency answers remembered, and the calibration pools as columns of
-// numbers — after a given event. Layout: "CKCP", u32 format, u32 header length, the header (JSON), zero
-// padding to a multiple of 8, then the pools' typed arrays one after another (each at a multiple of 8).
+// numbers, and the calibrations built on them (engine/snapshots.ts) — after a given event. Layout: "CKCP", u32
+// format, u32 header length, the header (JSON), zero padding to a multiple of 8, then the typed arrays one after
+// another (each at a multiple of 8: columns.ts). Format 1 had no calibrations; it is still read.
 import type { Profile } from "../../api/index.js";
 import { currentPools, restorePools, type GrowingPool } from "../engine/pools.js";
+import { restoreSnapshots, takeSnapshots, type SnapshotEntry } from "../engine/snapshots.js";
+import { ColumnReader, ColumnWriter } from "./columns.js";
 import { ProfileState, type AuditEntry } from "./profileState.js";
 import type { MonitorDefinition, MonitorState, ProfileMeta } from "./records.js";
 
 const MAGIC = 0x50434b43; // "CKCP" little-endian
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface PoolHeader {
   names: string[];
@@ -36,21 +39,33 @@ interface Header {
   groupCounts: [string, number][];
   idempotency: [string, { sha256: string; response: Profile }][];
   pools: PoolHeader[];
+  /** Format 2: the calibrations by cache, each value encoded by ColumnWriter. */
+  calibrations?: Record<string, SnapshotEntry[]>;
 }
 
 const pad8 = (x: number) => (x + 7) & ~7;
 
+/** The calibrations that can be kept, encoded; one that cannot (a value of another shape) is left out and rebuilt. */
+function encodeCalibrations(state: ProfileState, columns: ColumnWriter): Record<string, SnapshotEntry[]> {
+  const out: Record<string, SnapshotEntry[]> = {};
+  for (const [name, entries] of Object.entries(takeSnapshots(state))) {
+    out[name] = entries.flatMap(([key, covers, value]): SnapshotEntry[] => {
+      const mark = columns.size;
+      try {
+        return [[key, covers, columns.encode(value)]];
+      } catch {
+        columns.size = mark;
+        return [];
+      }
+    });
+  }
+  return out;
+}
+
 /** The checkpoint of the state as it is now (the pools are first brought up to its last example). */
 export function encodeCheckpoint(state: ProfileState): { seq: number; n: number; data: Uint8Array } {
   const pools = currentPools(state);
-  let at = 0;
-  const parts: { offset: number; bytes: Uint8Array }[] = [];
-  const put = (array: Float64Array | Int32Array): number => {
-    const offset = at;
-    parts.push({ offset, bytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength) });
-    at = pad8(at + array.byteLength);
-    return offset;
-  };
+  const columns = new ColumnWriter();
   const header: Header = {
     n: state.n,
     seq: state.seq,
@@ -64,18 +79,19 @@ export function encodeCheckpoint(state: ProfileState): { seq: number; n: number;
     pools: pools.map((p) => ({
       names: [...p.names], levels: p.levels, grouped: p.grouped, booleanNames: p.booleanNames, scanned: p.scanned, n: p.n, estimated: p.estimated,
       groups: p.grouped ? p.groups.slice(0, p.n) : [],
-      rows: put(p.rows.subarray(0, p.n * p.names.length)), labels: put(p.labels.subarray(0, p.n)), positions: put(p.positions.subarray(0, p.n)),
+      rows: columns.put(p.rows.subarray(0, p.n * p.names.length)), labels: columns.put(p.labels.subarray(0, p.n)), positions: columns.put(p.positions.subarray(0, p.n)),
     })),
+    calibrations: encodeCalibrations(state, columns),
   };
   const json = Buffer.from(JSON.stringify(header));
   const start = pad8(12 + json.length);
-  const data = new Uint8Array(start + at);
+  const data = new Uint8Array(start + columns.size);
   const view = new DataView(data.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, FORMAT, true);
   view.setUint32(8, json.length, true);
   data.set(json, 12);
-  for (const part of parts) data.set(part.bytes, start + part.offset);
+  columns.writeInto(data, start);
   return { seq: state.seq, n: state.n, data };
 }
 
@@ -83,13 +99,11 @@ export function encodeCheckpoint(state: ProfileState): { seq: number; n: number;
 export function decodeCheckpoint(meta: ProfileMeta, data: Uint8Array): ProfileState {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   if (data.byteLength < 12 || view.getUint32(0, true) !== MAGIC) throw new Error(`checkpoint of profile ${meta.name} is not one (bad magic)`);
-  if (view.getUint32(4, true) !== FORMAT) throw new Error(`checkpoint of profile ${meta.name} has format ${view.getUint32(4, true)}, this calibkit reads ${FORMAT}`);
+  const format = view.getUint32(4, true);
+  if (format !== FORMAT && format !== 1) throw new Error(`checkpoint of profile ${meta.name} has format ${format}, this calibkit reads 1 and ${FORMAT}`);
   const length = view.getUint32(8, true);
   const header = JSON.parse(Buffer.from(data.buffer, data.byteOffset + 12, length).toString("utf8")) as Header;
-  const start = pad8(12 + length);
-  // Copies (Uint8Array's slice: a Buffer's slice is a view), so that every array is aligned and owns its memory.
-  const column = <T extends Float64Array | Int32Array>(Type: new (b: ArrayBuffer) => T, offset: number, count: number): T =>
-    new Type(Uint8Array.prototype.slice.call(data, start + offset, start + offset + count * (Type === (Float64Array as unknown) ? 8 : 4)).buffer);
+  const columns = new ColumnReader(data, pad8(12 + length));
   const state = new ProfileState(meta);
   state.startAt(header.n);
   state.seq = header.seq;
@@ -104,10 +118,15 @@ export function decodeCheckpoint(meta: ProfileMeta, data: Uint8Array): ProfileSt
     names: p.names, levels: p.levels, grouped: p.grouped, booleanNames: p.booleanNames ?? undefined, scanned: p.scanned, n: p.n, estimated: p.estimated,
     groups: p.groups,
     groupCounts: p.groups.reduce((m, g) => m.set(g, (m.get(g) ?? 0) + 1), new Map<string, number>()),
-    rows: column(Float64Array, p.rows, p.n * p.names.length),
-    labels: column(Int32Array, p.labels, p.n),
-    positions: column(Int32Array, p.positions, p.n),
+    rows: columns.column<Float64Array>("f64", p.rows, p.n * p.names.length),
+    labels: columns.column<Int32Array>("i32", p.labels, p.n),
+    positions: columns.column<Int32Array>("i32", p.positions, p.n),
   }));
   restorePools(state, pools);
+  const calibrations: Record<string, SnapshotEntry[]> = {};
+  for (const [name, entries] of Object.entries(header.calibrations ?? {})) {
+    calibrations[name] = entries.map(([key, covers, value]) => [key, covers, columns.decode(value)]);
+  }
+  restoreSnapshots(state, calibrations);
   return state;
 }

@@ -16,6 +16,7 @@ import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
 import { poolCount } from "../engine/pools.js";
+import { countSnapshots } from "../engine/snapshots.js";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { feedPools } from "./eagerPools.js";
 import { ProfileState } from "./profileState.js";
@@ -35,7 +36,10 @@ export class ProfileStore {
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
-  /** Examples in each profile's last checkpoint (read or written by this instance), and writes under way. */
+  /**
+   * Examples and kept kinds (pools and calibrations, `kinds`) in each profile's last checkpoint (read or written
+   * by this instance), and writes under way.
+   */
   private readonly checkpointed = new WeakMap<ProfileState, { n: number; pools: number }>();
   private readonly checkpointTimer: NodeJS.Timeout;
   private readonly writing = new Set<Promise<unknown>>();
@@ -43,6 +47,7 @@ export class ProfileStore {
   /** The event a checkpoint read at start was taken after: the examples before it are in events up to it. */
   private readonly checkpointSeq = new WeakMap<ProfileState, number>();
   private readonly checkpointEvery: number;
+  private readonly soon = new WeakSet<ProfileState>();
 
   private constructor(private readonly store: Store, private readonly log: (line: string) => void, options: ProfileStoreOptions) {
     this.checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY;
@@ -84,7 +89,7 @@ export class ProfileStore {
     let state: ProfileState;
     if (checkpoint) {
       state = decodeCheckpoint(meta, checkpoint.data);
-      this.checkpointed.set(state, { n: checkpoint.n, pools: poolCount(state) });
+      this.checkpointed.set(state, { n: checkpoint.n, pools: kinds(state) });
       this.checkpointSeq.set(state, checkpoint.seq);
     } else state = new ProfileState(meta);
     state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
@@ -136,7 +141,7 @@ export class ProfileStore {
    */
   private maybeCheckpoint(state: ProfileState, final = false): void {
     const last = this.checkpointed.get(state) ?? { n: 0, pools: 0 };
-    const pools = poolCount(state);
+    const pools = kinds(state);
     if (this.closed && !final) return;
     if (state.n < this.checkpointEvery || (state.n === last.n && pools <= last.pools)) return;
     const grown = state.n - last.n >= Math.max(this.checkpointEvery, last.n / 8);
@@ -158,6 +163,20 @@ export class ProfileStore {
     });
     this.writing.add(write);
     void write.finally(() => this.writing.delete(write));
+  }
+
+  /**
+   * After queries on the profile: a pool or calibration the last checkpoint lacks (the first queries after an
+   * ingestion, or of a new kind) is written soon, so that a start, even after a crash, need not build it again.
+   */
+  queried(state: ProfileState): void {
+    const last = this.checkpointed.get(state);
+    if (state.n < this.checkpointEvery || (last && kinds(state) <= last.pools) || this.soon.has(state)) return;
+    this.soon.add(state);
+    setImmediate(() => {
+      this.soon.delete(state);
+      this.maybeCheckpoint(state);
+    });
   }
 
   /** Brings one profile up to the store's head (another instance wrote to it, or created it). */
@@ -279,6 +298,9 @@ export class ProfileStore {
     await Promise.all([...this.writing]);
   }
 }
+
+/** Pools and calibrations the profile holds: a checkpoint is due when queries made a new one. */
+const kinds = (state: ProfileState): number => poolCount(state) + countSnapshots(state);
 
 function sameDefinition(a: ProfileMeta, b: ProfileMeta): boolean {
   const strip = ({ created_at: _c, ...rest }: ProfileMeta) => canonicalJson(rest);
