@@ -6,8 +6,9 @@
 // one prefix scan that stops at the first rank outside, and one pass naming the options ranked above R. No
 // per-option score, no allocation per row.
 
+import { invalid } from "./errors.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
-import { rankerOf, rankRow, SHORT_ROW } from "./rankRow.js";
+import { apsRowOf, rankerOf, rankRow, SHORT_ROW } from "./rankRow.js";
 
 let values = new Float64Array(SHORT_ROW);
 let ranks = new Int32Array(SHORT_ROW);
@@ -18,7 +19,10 @@ export function descendingValues(d: Float64Array, o: number, w: number, out: Flo
   rankRow(d, o, w, ranks, out);
 }
 
-/** True-label scores of rows [0, count) (or of `select`ed rows) for calibration; `draw` gives row t's u. */
+/**
+ * True-label scores of rows [0, count) (or of `select`ed rows) for calibration; `draw` gives row t's u. Checks
+ * each row's values, then its label, as it reaches them (the order calibrateSetCore's own check names them).
+ */
 export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike<number>, select: Int32Array | undefined, draw: (() => number) | undefined, lambda: number, kReg: number, out: Float64Array): void {
   const d = rows.data;
   const w = rows.width;
@@ -32,6 +36,7 @@ export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike
     const o = i * w;
     const y = labels[i]!;
     if (!rank(d, o, rk, v)) checkPackedRow(rows, i, "probabilities");
+    if (!(y >= 0 && y < w && Number.isInteger(y))) throw badLabel(i, y, w);
     // The r values ranked above y, summed in descending order.
     const r = rk[y]!;
     let mass = 0;
@@ -40,6 +45,10 @@ export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike
     const score = mass + u * d[o + y]!;
     out[t] = raps ? score + lambda * Math.max(0, r + 1 - kReg) : score;
   }
+}
+
+export function badLabel(i: number, y: number, w: number): Error {
+  return invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
 }
 
 /**
@@ -54,24 +63,16 @@ export function predictApsRows(
   const d = rows.data;
   const w = rows.width;
   if (values.length < w) values = new Float64Array(w);
-  const v = values;
-  const pen = lambda;
   if (ranks.length < w) ranks = new Int32Array(w);
+  const v = values;
   const rk = ranks;
-  const rank = rankerOf(w);
+  const row = apsRowOf(w);
   for (let i = 0, o = 0; i < rows.count; i++, o += w) {
     const slot = slotOfRow ? slotOfRow[i]! : 0;
     const q = qs[slot]!;
     const u = uniforms ? uniforms[i]! : draw ? draw() : 1;
-    if (!rank(d, o, rk, v)) checkPackedRow(rows, i, "probabilities");
-    let mass = 0;
-    let R = 0;
-    for (; R < w; R++) {
-      const p = v[R]!;
-      if (!(mass + u * p + (pen > 0 ? pen * Math.max(0, R + 1 - kReg) : 0) <= q)) break;
-      mass += p;
-    }
-    for (let j = 0; j < w; j++) membership[o + j] = +(rk[j]! < R);
+    const R = row(d, o, u, q, lambda, kReg, rk, v, membership);
+    if (R < 0) checkPackedRow(rows, i, "probabilities");
     sizes[i] = R;
     n[i] = ns[slot]!;
     if (thresholds) thresholds.fill(q, o, o + w);

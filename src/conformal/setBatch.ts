@@ -7,7 +7,7 @@ import { resolveMethod, type SetMethod } from "./registry.js";
 import type { Rng } from "./rng.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { predictLacRows, predictRows, trueLabelScore, type ResolvedStrata, type SetOutputs } from "./setKernels.js";
-import { apsTrueScores, predictApsRows } from "./apsRows.js";
+import { apsTrueScores, badLabel, predictApsRows } from "./apsRows.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
 import { tuneRaps } from "./rapsTuning.js";
 import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
@@ -55,7 +55,9 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   if (groups) checkGroupCodes(groups, count);
   const d = rows.data;
   let lacScores: Float64Array | undefined;
-  if (!rows.starts) {
+  // APS scoring checks each row as it ranks it, in the same order; the others are checked first.
+  const checkedWhileScoring = method === "APS" && !rows.starts && (!randomized || options.rng !== undefined);
+  if (!rows.starts && !checkedWhileScoring) {
     // Fixed width: one pass, each row's values then its label (the order a row-by-row check names errors in),
     // LAC's scores taken on the way.
     const w = rows.width;
@@ -66,10 +68,10 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
         if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
       }
       const y = labels[i]!;
-      if (!Number.isInteger(y) || y < 0 || y >= w) throw invalid(`labels[${i}] must be an option index in 0..${w - 1}, got ${y}`, `labels[${i}]`);
+      if (!Number.isInteger(y) || y < 0 || y >= w) throw badLabel(i, y, w);
       if (lacScores) lacScores[i] = 1 - d[o + y]!; // trueLabelScore's LAC case, inlined
     }
-  } else {
+  } else if (rows.starts) {
     // One flat pass finds the first row with a bad probability; rows before it get their labels checked
     // first, so the error named is the one a row-by-row check would name.
     let badRow = count;

@@ -4,7 +4,7 @@
 // test (K ≤ 7) does not reach.
 import { describe, expect, it } from "vitest";
 import { calibrateSetBatch, mulberry32, predictSetBatch, setScores } from "../../src/conformal/index.js";
-import { rankByInsertion, rankRow, SHORT_ROW } from "../../src/conformal/rankRow.js";
+import { apsRowByLoops, apsRowOf, rankByInsertion, rankRow, SHORT_ROW } from "../../src/conformal/rankRow.js";
 
 /** Ranks by the definition: a stable sort of the indices by descending value. */
 function definitionRanks(row: readonly number[]): number[] {
@@ -59,6 +59,32 @@ describe("rankRow", () => {
   });
 });
 
+describe("apsRowOf", () => {
+  it("the written-out prediction row equals its loop form: set size and membership (every width 1–20, ties, λ, ±∞ thresholds)", () => {
+    const rng = mulberry32(5);
+    for (let w = 1; w <= 20; w++) {
+      const row = apsRowOf(w);
+      for (let t = 0; t < 400; t++) {
+        const values = randomRow(w, [0, 2, 5][t % 3]!, rng);
+        const d = Float64Array.from(values);
+        const u = t % 7 === 0 ? 1 : rng();
+        const q = t % 50 === 0 ? Infinity : t % 50 === 1 ? -Infinity : rng() * (w / 4);
+        const pen = t % 2 ? 0 : [0.001, 0.1, 0.5][t % 3]!;
+        const kReg = Math.floor(rng() * 4);
+        const m1 = new Uint8Array(w);
+        const m2 = new Uint8Array(w);
+        const R = row(d, 0, u, q, pen, kReg, new Int32Array(w), new Float64Array(w), m1);
+        expect(R).toBe(apsRowByLoops(d, 0, w, u, q, pen, kReg, new Int32Array(w), new Float64Array(w), m2));
+        expect(Array.from(m1)).toEqual(Array.from(m2));
+        // The set is the top R by the definition's ranks.
+        const rank = definitionRanks(values);
+        expect(Array.from(m1)).toEqual(rank.map((r) => +(r < R)));
+      }
+      expect(row(Float64Array.of(...new Array<number>(w - 1).fill(0.1), NaN), 0, 0.5, 1, 0, 0, new Int32Array(w), new Float64Array(w), new Uint8Array(w))).toBe(-1);
+    }
+  });
+});
+
 describe("APS / RAPS kernels on wide rows with ties", () => {
   it("calibration scores equal the per-example scores, and fast sets equal the general path's (K = 8–20)", () => {
     const rng = mulberry32(11);
@@ -82,5 +108,21 @@ describe("APS / RAPS kernels on wide rows with ties", () => {
         }
       }
     }
+  });
+});
+
+describe("APS calibration checks rows while scoring them", () => {
+  it("names the first bad row, its values before its label, as the check of the other methods does", () => {
+    const cal = (probabilities: number[], labels: number[], method: "APS" | "LAC") =>
+      () => calibrateSetBatch({ probabilities: Float64Array.from(probabilities), width: 2, labels: Int32Array.from(labels) }, { method, alpha: 0.5, rng: mulberry32(1) });
+    for (const method of ["APS", "LAC"] as const) {
+      expect(cal([0.5, 0.5, 0.2, NaN], [2, 0], method)).toThrow(/labels\[0\]/);
+      expect(cal([0.5, -1, 0.2, 0.8], [2, 0], method)).toThrow(/probabilities\[0\]\[1\]/);
+      expect(cal([0.5, 0.5, 0.2, 0.8], [1, -1], method)).toThrow(/labels\[1\]/);
+      expect(cal([0.5, 0.5, Infinity, 0.8], [1, -1], method)).toThrow(/probabilities\[1\]\[0\]/);
+    }
+    // Without an rng a randomized APS names the missing rng only for data that passes the check.
+    expect(() => calibrateSetBatch({ probabilities: Float64Array.of(0.5, NaN), width: 2, labels: Int32Array.of(0) }, { method: "APS", alpha: 0.5 })).toThrow(/probabilities\[0\]\[1\]/);
+    expect(() => calibrateSetBatch({ probabilities: Float64Array.of(0.5, 0.5), width: 2, labels: Int32Array.of(0) }, { method: "APS", alpha: 0.5 })).toThrow(/rng/);
   });
 });
