@@ -93,6 +93,11 @@ const values = (order, params) => order.map((i) => {
 
 /** @param {Database.Database} db @param {Request} req */
 function answer(db, req) {
+  // The writer runs statements only inside the transaction the engine began: had SQLite rolled it back by
+  // itself (a full disk can), the rest must fail rather than commit one by one.
+  if (role === "write" && (req.op === "all" || req.op === "run" || req.op === "many") && !db.inTransaction) {
+    throw Object.assign(new Error("the transaction was rolled back by SQLite before its end"), { code: "SQLITE_ABORT_ROLLBACK" });
+  }
   switch (req.op) {
     case "all": {
       const { statement, order } = prepared(db, req.text);
