@@ -25,6 +25,10 @@ const TABLES: (string | ((engine: SqlEngine) => string))[] = [
 ];
 
 export async function migrate(engine: SqlEngine): Promise<void> {
+  // A store already at this version (every start but the first) needs no write: a read says so, and the
+  // start does not wait for a write transaction (SQLite's write thread, PostgreSQL's advisory lock).
+  const current = await engine.all<{ version: number }>(`SELECT version FROM calibkit_schema WHERE id = 1`).catch(() => []);
+  if (current.length === 1 && Number(current[0]!.version) === SCHEMA_VERSION) return;
   await engine.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL would race on CREATE TABLE; one goes at a time.
     if (engine.kind === "postgres") await tx.all(`SELECT pg_advisory_xact_lock(7275321)`);

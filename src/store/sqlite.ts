@@ -1,47 +1,79 @@
 // The embedded engine: one SQLite file through better-sqlite3 (a maintained driver, compiled at install;
 // docs/storage.md). WAL journal with synchronous=FULL: a commit is fsynced before it resolves. The driver is
-// synchronous, so it runs on two threads of its own (sqliteWorker.js), never on the event loop: the writer's
-// connection runs every transaction, one after another as queued here; the reader's answers the reads made
-// outside a transaction, from the last committed state (WAL lets it read beside the writer), so no read sees
-// rows a transaction has not committed. Several processes on one file are serialised by SQLite's own file
-// lock (busy_timeout waits for it, on the writer's thread).
+// synchronous, so what waits runs on a thread of its own (sqliteWorker.js): the write connection, where
+// every transaction runs, one after another as queued here, and with it every fsync, lock wait and BLOB
+// write. Reads outside a transaction go to a second, read-only connection on the event loop: in WAL mode a
+// reader waits for no lock and no disk write, it reads the last committed state (never a transaction's
+// uncommitted rows), and it costs the event loop about what materialising the rows there would anyway.
+// Several processes on one file are serialised by SQLite's own file lock (busy_timeout waits for it).
+import Database from "better-sqlite3";
 import { classifyStoreError } from "./errors.js";
 import type { Row, RunOptions, Sql, SqlEngine } from "./sql.js";
-import { transferable, WRITE_ON_READER, type Role } from "./sqliteProtocol.js";
-import { SqliteThread, ThreadSlot } from "./sqliteThread.js";
+import { transferable } from "./sqliteProtocol.js";
+import { ThreadSlot, type SqliteThread } from "./sqliteThread.js";
 
 const BUSY_MS = 5_000;
+
+const toSqlite = (value: unknown) => (typeof value === "boolean" ? (value ? 1 : 0) : value === undefined ? null : value);
 
 export class SqliteEngine implements SqlEngine {
   readonly kind = "sqlite" as const;
   readonly forUpdate = "";
   readonly skipLocked = "";
   private tail: Promise<unknown> = Promise.resolve();
+  /** Read statements as prepared, with the order `$n` parameters take as SQLite's positional `?`. */
+  private readonly statements = new Map<string, { statement: Database.Statement; order: number[] }>();
   private readonly listeners: ((payload: string) => void)[] = [];
   private poll: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly writer: ThreadSlot, private readonly reader: ThreadSlot, readonly location: string) {}
+  private constructor(private readonly reader: Database.Database, private readonly writer: ThreadSlot, readonly location: string) {}
 
-  /** Opens the file on both threads (started side by side); a file that cannot be opened rejects here. */
+  /**
+   * Opens the read connection at once (a file that cannot be opened rejects here) and starts the write thread
+   * beside it: a start that only reads never waits for the thread, the first write does.
+   */
   static async open(file: string): Promise<SqliteEngine> {
-    const data = (role: Role) => ({ file, role, busyMs: BUSY_MS });
-    const started = [SqliteThread.start(data("write")), SqliteThread.start(data("read"))] as const;
-    const [writer, reader] = await Promise.allSettled(started);
-    if (writer.status === "rejected" || reader.status === "rejected") {
-      for (const t of [writer, reader]) if (t.status === "fulfilled") await t.value.close();
-      throw classifyStoreError(writer.status === "rejected" ? writer.reason : (reader as PromiseRejectedResult).reason);
+    let reader: Database.Database;
+    try {
+      reader = new Database(file, { timeout: BUSY_MS });
+      // WAL is a property of the file: set here too, so a file that cannot take it fails the open, as before.
+      reader.pragma("journal_mode = WAL");
+      reader.pragma("query_only = ON");
+    } catch (err) {
+      throw classifyStoreError(err);
     }
-    return new SqliteEngine(new ThreadSlot(data("write"), started[0]), new ThreadSlot(data("read"), started[1]), file);
+    return new SqliteEngine(reader, new ThreadSlot({ file, busyMs: BUSY_MS }), file);
   }
 
   async all<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    let prepared: { statement: Database.Statement; order: number[] };
     try {
-      return (await (await this.reader.thread()).request({ op: "all", text, params })) as T[];
+      prepared = this.prepared(text);
     } catch (err) {
-      // A statement that writes has no place on the read-only connection: it is a transaction of its own.
-      if ((err as { code?: unknown }).code === WRITE_ON_READER) return this.transaction((tx) => tx.all<T>(text, params));
       throw classifyStoreError(err);
     }
+    // A statement that writes has no place on the read-only connection: it is a transaction of its own.
+    if (!prepared.statement.reader) return this.transaction((tx) => tx.all<T>(text, params));
+    try {
+      return prepared.statement.all(...prepared.order.map((i) => toSqlite(params[i]))) as T[];
+    } catch (err) {
+      throw classifyStoreError(err);
+    }
+  }
+
+  private prepared(text: string): { statement: Database.Statement; order: number[] } {
+    let s = this.statements.get(text);
+    if (!s) {
+      const order: number[] = [];
+      const rewritten = text.replace(/\$(\d+)/g, (_, n: string) => {
+        order.push(Number(n) - 1);
+        return "?";
+      });
+      s = { statement: this.reader.prepare(rewritten), order };
+      if (this.statements.size > 256) this.statements.clear();
+      this.statements.set(text, s);
+    }
+    return s;
   }
 
   async run(text: string, params?: readonly unknown[], options?: RunOptions): Promise<number> {
@@ -87,30 +119,35 @@ export class SqliteEngine implements SqlEngine {
   async listen(fn: (payload: string) => void): Promise<void> {
     this.listeners.push(fn);
     if (this.poll) return;
-    // The writer's connection: its data_version moves with other processes' commits, not with its own.
-    const version = async () => (await (await this.writer.thread()).request({ op: "version" })) as number;
-    let seen = await version();
+    // The write connection's data_version: it moves with other processes' commits, never with its own (the
+    // read connection's would move with every write of this process too). Its first reading, once the
+    // thread is up (a start does not wait for it), counts as a change: whatever another process wrote since
+    // the caller listed the store is looked at then.
+    let seen: number | undefined;
     let asking = false;
-    this.poll = setInterval(() => {
+    const check = () => {
       if (asking) return;
       asking = true;
-      version().then((now) => {
+      this.writer.thread().then((thread) => thread.request({ op: "version" })).then((now) => {
         if (now === seen) return;
-        seen = now;
+        seen = now as number;
         for (const listener of this.listeners) listener("*");
       }, () => undefined).finally(() => (asking = false));
-    }, 250);
+    };
+    check();
+    this.poll = setInterval(check, 250);
     this.poll.unref();
   }
 
   async close(): Promise<void> {
     clearInterval(this.poll);
     await this.tail;
-    await Promise.all([this.writer.close(), this.reader.close()]);
+    await this.writer.close();
+    this.reader.close();
   }
 
-  /** Stops both threads at once, as a crash would; the next statement starts new ones (for tests). */
-  async killThreads(): Promise<void> {
-    for (const slot of [this.writer, this.reader]) await (await slot.thread()).kill();
+  /** Stops the write thread at once, as a crash would; the next transaction starts a new one (for tests). */
+  async killWriter(): Promise<void> {
+    await (await this.writer.thread()).kill();
   }
 }

@@ -1,14 +1,10 @@
-// The messages between the embedded engine on the event loop (sqlite.ts, sqliteThread.ts) and a thread that
-// owns one SQLite connection (sqliteWorker.js). Errors cross as plain objects: a structured clone keeps no
+// The messages between the embedded engine on the event loop (sqlite.ts, sqliteThread.ts) and the thread
+// that owns its write connection (sqliteWorker.js). Errors cross as plain objects: a structured clone keeps no
 // class, so the engine side rebuilds them with their driver code (SQLITE_FULL, SQLITE_CONSTRAINT_UNIQUE, …),
 // which is what classifyStoreError and isUniqueViolation read.
 
-/** The writer owns every transaction; the reader answers reads made outside one (never a transaction's rows). */
-export type Role = "write" | "read";
-
 export interface WorkerData {
   file: string;
-  role: Role;
   /** The driver's busy timeout: how long a statement waits for another process's lock, in ms. */
   busyMs: number;
 }
@@ -29,9 +25,6 @@ export interface PlainError {
   message: string;
   code?: string | undefined;
 }
-
-/** A write sent to the reader (a statement that is no SELECT, outside a transaction): the engine reruns it in one. */
-export const WRITE_ON_READER = "CALIBKIT_WRITE_ON_READER";
 
 /**
  * BLOBs from this size on cross between the threads by transfer rather than copy (a checkpoint's pools);

@@ -1,11 +1,11 @@
-// The event loop's side of one SQLite connection thread (sqliteWorker.js): requests as promises, in the
-// order they were sent. A thread that stops without being closed (an uncaught error in it, a terminate)
+// The event loop's side of the SQLite write thread (sqliteWorker.js): requests as promises, in the order
+// they were sent. A thread that stops without being closed (an uncaught error in it, a terminate)
 // fails what it still had to answer with StoreUnavailableError (503 and retry-after, never a hang), and
 // ThreadSlot starts a new one for the next caller. The thread holds the process open only while it owes
 // an answer, as the synchronous driver never did.
 import { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "./errors.js";
-import { rebuiltError, type Reply, type RequestBody, type Role, type WorkerData } from "./sqliteProtocol.js";
+import { rebuiltError, type Reply, type RequestBody, type WorkerData } from "./sqliteProtocol.js";
 
 /** Resolves from dist/store/ and src/store/ alike: the worker is plain JavaScript in both. */
 const WORKER_FILE = new URL("./sqliteWorker.js", import.meta.url);
@@ -22,11 +22,11 @@ export class SqliteThread {
   private closing = false;
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly worker: Worker, readonly role: Role) {
+  private constructor(private readonly worker: Worker) {
     worker.on("message", (reply: Reply) => this.settle(reply));
-    worker.on("error", (err) => this.fail(`the SQLite ${role} thread failed: ${err.message}`, err));
+    worker.on("error", (err) => this.fail(`the SQLite write thread failed: ${err.message}`, err));
     this.exited = new Promise((done) => worker.once("exit", (code) => {
-      this.fail(`the SQLite ${role} thread stopped (exit code ${code})`);
+      this.fail(`the SQLite write thread stopped (exit code ${code})`);
       done();
     }));
   }
@@ -34,7 +34,7 @@ export class SqliteThread {
   /** Starts a thread and opens its connection; rejects with the driver's error when the file cannot be opened. */
   static async start(data: WorkerData): Promise<SqliteThread> {
     // No execArgv of the parent's (tsx's or vitest's loaders): the worker is plain JavaScript and starts bare.
-    const thread = new SqliteThread(new Worker(WORKER_FILE, { workerData: data, execArgv: [] }), data.role);
+    const thread = new SqliteThread(new Worker(WORKER_FILE, { workerData: data, execArgv: [] }));
     const opened = new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject }));
     try {
       await opened;
@@ -79,7 +79,7 @@ export class SqliteThread {
 
   private fail(reason: string, error?: unknown): void {
     if (this.stopped) return;
-    this.stopped = this.closing ? new Error(`the SQLite ${this.role} connection is closed`) : new StoreUnavailableError(reason, { error });
+    this.stopped = this.closing ? new Error("the SQLite write connection is closed") : new StoreUnavailableError(reason, { error });
     for (const waiting of this.pending.values()) waiting.reject(this.stopped);
     this.pending.clear();
   }
@@ -101,13 +101,15 @@ export class SqliteThread {
   }
 }
 
-/** The current thread of one role, started again when the previous one stopped. */
+/** The current write thread, started again when the previous one stopped. */
 export class ThreadSlot {
   private current: Promise<SqliteThread>;
   private closed = false;
 
-  constructor(private readonly data: WorkerData, first: Promise<SqliteThread>) {
-    this.current = first;
+  /** Starts the first thread; the first caller waits for it (a failure to start is that caller's error). */
+  constructor(private readonly data: WorkerData) {
+    this.current = SqliteThread.start(data);
+    this.current.catch(() => undefined);
   }
 
   async thread(): Promise<SqliteThread> {

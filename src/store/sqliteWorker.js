@@ -1,7 +1,7 @@
 // @ts-check
-// One SQLite connection on a thread of its own, for the embedded engine (sqlite.ts). The driver is
-// synchronous: here its waits — the fsync of every COMMIT, another process's lock, a large BLOB — hold this
-// thread, never the event loop that answers requests. Plain JavaScript (type-checked through JSDoc) so that
+// The embedded engine's write connection on a thread of its own (sqlite.ts): every transaction runs here.
+// The driver is synchronous: here its waits — the fsync of every COMMIT, another process's lock, a large
+// BLOB — hold this thread, never the event loop that answers requests. Plain JavaScript (type-checked through JSDoc) so that
 // Node starts it as it is, from dist/ and from src/ alike, under tsx, vitest or neither, with no loader.
 // Messages: sqliteProtocol.ts.
 import { parentPort, workerData } from "node:worker_threads";
@@ -13,11 +13,10 @@ import Database from "better-sqlite3";
 
 const port = parentPort;
 if (!port) throw new Error("sqliteWorker.js runs as a worker thread of the SQLite engine");
-const { file, role, busyMs } = /** @type {import("./sqliteProtocol.js").WorkerData} */ (workerData);
+const { file, busyMs } = /** @type {import("./sqliteProtocol.js").WorkerData} */ (workerData);
 
-/** As TRANSFER_BYTES and WRITE_ON_READER in sqliteProtocol.ts. */
+/** As TRANSFER_BYTES in sqliteProtocol.ts. */
 const TRANSFER_BYTES = 64 * 1024;
-const WRITE_ON_READER = "CALIBKIT_WRITE_ON_READER";
 
 /** @param {unknown} err @returns {PlainError} */
 function plainError(err) {
@@ -48,11 +47,9 @@ function send(reply, rows) {
 function open() {
   try {
     const db = new Database(file, { timeout: busyMs });
-    if (role === "write") {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = FULL");
-      db.pragma("foreign_keys = ON");
-    } else db.pragma("query_only = ON");
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
     port?.postMessage({ id: 0, value: "open" });
     return db;
   } catch (err) {
@@ -93,9 +90,9 @@ const values = (order, params) => order.map((i) => {
 
 /** @param {Database.Database} db @param {Request} req */
 function answer(db, req) {
-  // The writer runs statements only inside the transaction the engine began: had SQLite rolled it back by
-  // itself (a full disk can), the rest must fail rather than commit one by one.
-  if (role === "write" && (req.op === "all" || req.op === "run" || req.op === "many") && !db.inTransaction) {
+  // Statements run only inside the transaction the engine began: had SQLite rolled it back by itself (a
+  // full disk can), the rest must fail rather than commit one by one.
+  if ((req.op === "all" || req.op === "run" || req.op === "many") && !db.inTransaction) {
     throw Object.assign(new Error("the transaction was rolled back by SQLite before its end"), { code: "SQLITE_ABORT_ROLLBACK" });
   }
   switch (req.op) {
@@ -105,13 +102,11 @@ function answer(db, req) {
         const rows = statement.all(...values(order, req.params));
         return send({ id: req.id, value: rows }, rows);
       }
-      if (role === "read") throw Object.assign(new Error("a write outside a transaction"), { code: WRITE_ON_READER });
       statement.run(...values(order, req.params));
       return send({ id: req.id, value: [] });
     }
     case "run": {
       const { statement, order } = prepared(db, req.text);
-      if (role === "read" && !statement.reader) throw Object.assign(new Error("a write outside a transaction"), { code: WRITE_ON_READER });
       return send({ id: req.id, value: statement.run(...values(order, req.params)).changes });
     }
     case "many": {

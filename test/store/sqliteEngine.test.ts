@@ -1,6 +1,6 @@
-// The embedded engine runs SQLite on threads of its own (src/store/sqlite.ts): the event loop keeps serving
-// while a write waits on the database, a read outside a transaction never sees a transaction's uncommitted
-// rows, a batch is all or nothing, and a thread that stops is reported (503) and replaced, never a hang.
+// The embedded engine runs SQLite's writes on a thread of its own (src/store/sqlite.ts): the event loop keeps
+// serving while a write waits on the database, a read outside a transaction never sees a transaction's
+// uncommitted rows, a batch is all or nothing, and a thread that stops is reported (503) and replaced.
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -105,7 +105,7 @@ describe("the SQLite engine", () => {
       await tx.run(`INSERT INTO t (id, note) VALUES (2, 'never reached')`);
     });
     await inserted.opened;
-    await db.killThreads();
+    await db.killWriter();
     release.open();
     const err = await tx.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailableError);
