@@ -6,6 +6,7 @@ import { checkUnitOpen, invalid } from "./errors.js";
 import { sortScores } from "./quantile.js";
 import { assertKind } from "./set.js";
 import { makeStratum, type Stratum } from "./strata.js";
+import { extendStratum } from "./strataExtend.js";
 
 export interface ScoredClaim {
   readonly text: string;
@@ -61,6 +62,25 @@ export function calibrateClaims(examples: readonly (readonly LabelledClaim[])[],
   }
   const stratum = makeStratum(sortScores(scores), options.alpha);
   return Object.freeze({ kind: "claim" as const, alpha: options.alpha, n: examples.length, threshold: stratum.threshold, stratum });
+}
+
+/**
+ * `cal` with more examples (a profile's next batch): their scores join the sorted ones (strataExtend.ts), so the
+ * result equals calibrateClaims on all the examples at once, field by field, at O(b log b) for b examples.
+ */
+export function extendClaims(cal: CalibratedClaims, examples: readonly (readonly LabelledClaim[])[]): CalibratedClaims {
+  assertKind(cal, "claim", "extendClaims");
+  if (examples.length === 0) return cal;
+  const scores = new Float64Array(examples.length);
+  for (let i = 0; i < examples.length; i++) {
+    try {
+      scores[i] = claimExampleScore(examples[i]!);
+    } catch (e) {
+      throw invalid(`examples[${i}]: ${(e as Error).message}`, `examples[${i}]`);
+    }
+  }
+  const stratum = extendStratum(cal.stratum, scores, cal.alpha);
+  return Object.freeze({ kind: "claim" as const, alpha: cal.alpha, n: cal.n + examples.length, threshold: stratum.threshold, stratum });
 }
 
 /** Splits a response's claims into retained (score > q̂) and dropped, each in input order. */

@@ -8,6 +8,7 @@ import { floorTimes } from "./exactDecimal.js";
 import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
 import { benjaminiHochberg, selectionPValue } from "./fdr.js";
 import { sortScores } from "./quantile.js";
+import { sortedSelectionPValue } from "./gateSorted.js";
 import { assertKind } from "./set.js";
 
 export type GateGuarantee = "risk" | "risk_high_probability" | "fdr";
@@ -130,7 +131,7 @@ function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateO
 export function gatePValue(cal: CalibratedGate, score: number): number {
   assertKind(cal, "gate", "gatePValue");
   if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
-  return selectionPValue(cal.failScores, cal.n, score);
+  return sortedSelectionPValue(cal, score) ?? selectionPValue(cal.failScores, cal.n, score);
 }
 
 /** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q). */

@@ -70,6 +70,7 @@ export {
   type CalibratedNumericInterval,
   type NumericIntervalPrediction,
 } from "./interval.js";
+export { extendInterval, extendNumericInterval, type IntervalExtension } from "./intervalExtend.js";
 
 // belief
 export { calibrateBelief, predictBelief, predictBeliefBatch, vennAbersReference, type CalibratedBelief, type BeliefPrediction } from "./vennAbers.js";
@@ -88,6 +89,7 @@ export {
   type GateDecision,
   type CalibratedGate,
 } from "./gate.js";
+export { calibrateGateSorted, extendGateScores, NO_GATE_SCORES, type GateScores } from "./gateSorted.js";
 export { crcThreshold, nextUp, type CrcResult } from "./riskControl.js";
 export { hoeffdingBentkusPValue, fixedSequenceRejections, defaultThresholdGrid } from "./ltt.js";
 export { selectionPValue, benjaminiHochberg } from "./fdr.js";
@@ -95,6 +97,7 @@ export { selectionPValue, benjaminiHochberg } from "./fdr.js";
 // claim
 export {
   calibrateClaims,
+  extendClaims,
   filterClaims,
   claimExampleScore,
   type ScoredClaim,

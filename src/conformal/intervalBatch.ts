@@ -32,8 +32,8 @@ export interface IntervalBatchPrediction {
 
 let scratch = new Float64Array(16);
 
-/** Score of the true level of row i (larger = stranger); u is 0 for CQR and 1 for APS when not randomized. */
-function trueScore(method: IntervalMethod, alpha: number, rows: PackedRows, i: number, y: number, u: number): number {
+/** Score of the true level of row i (larger = stranger); u is 0 for CQR and 1 for APS when not randomized. Shared with extendInterval. */
+export function trueScore(method: IntervalMethod, alpha: number, rows: PackedRows, i: number, y: number, u: number): number {
   const o = i * rows.width;
   const w = rows.width;
   if (method === "CQR") {

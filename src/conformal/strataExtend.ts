@@ -1,0 +1,119 @@
+// Extending calibrated strata with more scores (split conformal, Vovk et al. 2005): each stratum keeps its
+// ascending scores as a base and a small sorted delta, the threshold read as the k-th of the two (O(log n)).
+// The delta is folded into the base once it outgrows a sixteenth of it, so a batch of b scores costs
+// O(b log b + d) and the n scores are copied once per n/16 added. The result equals a stratum built from all
+// the scores at once, field by field (the merged scores are built when first read, for p-values).
+
+import { conformalRank } from "./quantile.js";
+import { sortAscending } from "./sortFloat.js";
+import type { Stratum } from "./strata.js";
+
+const EMPTY = new Float64Array(0);
+const FOLD_AT_LEAST = 1024;
+/** The two sorted parts of an extended stratum, for the next extension and for counting. */
+const parts = new WeakMap<Stratum, { base: Float64Array; delta: Float64Array }>();
+
+/**
+ * `strata` with each bucket's scores (any order) added to its stratum, new strata created; in key order.
+ * Neither `strata` nor its strata are changed (whoever holds them keeps a valid calibration).
+ */
+export function extendStrata(strata: ReadonlyMap<string, Stratum>, buckets: ReadonlyMap<string, ArrayLike<number>>, alpha: number): Map<string, Stratum> {
+  const out = new Map<string, Stratum>(strata);
+  for (const [key, added] of buckets) out.set(key, extendStratum(strata.get(key), added, alpha));
+  return new Map([...out].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+}
+
+/** One stratum (or none yet) with `added` scores, any order. */
+export function extendStratum(old: Stratum | undefined, added: ArrayLike<number>, alpha: number): Stratum {
+  if (added.length === 0 && old) return old;
+  const { base, delta } = addSorted(old ? (parts.get(old) ?? { base: old.scores, delta: EMPTY }) : undefined, added);
+  return unionStratum(base, delta, alpha);
+}
+
+/** Ascending scores kept as a base and a small sorted delta (their union is the whole, in sorted order). */
+export interface SortedUnion {
+  readonly base: Float64Array;
+  readonly delta: Float64Array;
+}
+
+export const EMPTY_UNION: SortedUnion = Object.freeze({ base: EMPTY, delta: EMPTY });
+
+/** `old` (not changed) with `added` (any order); the delta folded into the base once it outgrows a sixteenth. */
+export function addSorted(old: SortedUnion | undefined, added: ArrayLike<number>): SortedUnion {
+  const fresh = sortAscending(Float64Array.from(added));
+  if (!old || old.base.length + old.delta.length === 0) return { base: fresh, delta: EMPTY };
+  let base = old.base;
+  let delta = old.delta.length ? mergeAscending(old.delta, fresh) : fresh;
+  if (delta.length > Math.max(FOLD_AT_LEAST, base.length / 16)) {
+    base = mergeAscending(base, delta);
+    delta = EMPTY;
+  }
+  return { base, delta };
+}
+
+/** The ascending arrays whose union is the stratum's scores (no merge: one or two arrays). */
+export function stratumParts(st: Stratum): readonly Float64Array[] {
+  const p = parts.get(st);
+  return p ? (p.delta.length ? [p.base, p.delta] : [p.base]) : [st.scores];
+}
+
+/** A stratum over the union of two ascending arrays; its `scores` merge them when first read. */
+function unionStratum(base: Float64Array, delta: Float64Array, alpha: number): Stratum {
+  const n = base.length + delta.length;
+  const k = conformalRank(n, alpha);
+  const threshold = k > n ? Infinity : k < 1 ? -Infinity : kthOfTwo(base, delta, k);
+  let merged: Float64Array | undefined;
+  const st = { n, k, threshold } as { n: number; k: number; threshold: number; scores: Float64Array };
+  Object.defineProperty(st, "scores", { enumerable: true, get: () => (merged ??= delta.length === 0 ? base : mergeAscending(base, delta)) });
+  Object.freeze(st);
+  parts.set(st, { base, delta });
+  return st;
+}
+
+/** The k-th smallest (1-based, 1 ≤ k ≤ |a| + |b|) of the union of two ascending arrays. O(log). */
+export function kthOfTwo(a: Float64Array, b: Float64Array, k: number): number {
+  // i values from a and k − i from b: the largest i with a[i−1] ≤ b[k−i] (b past its end counts as +∞).
+  let lo = Math.max(0, k - b.length);
+  let hi = Math.min(k, a.length);
+  while (lo < hi) {
+    const i = (lo + hi + 1) >>> 1;
+    if (k - i >= b.length || a[i - 1]! <= b[k - i]!) lo = i;
+    else hi = i - 1;
+  }
+  const i = lo;
+  const fromA = i > 0 ? a[i - 1]! : -Infinity;
+  const fromB = k - i > 0 ? b[k - i - 1]! : -Infinity;
+  return fromA > fromB ? fromA : fromB;
+}
+
+/** The ascending union of two ascending arrays, in a new array. */
+export function mergeAscending(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  // Runs of `a` below the next `b` are copied whole: a small batch merges into a large array at copy speed.
+  while (j < b.length) {
+    const next = b[j]!;
+    let end = i;
+    if (a[i]! <= next) {
+      let lo = i;
+      let hi = a.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (a[mid]! <= next) lo = mid + 1;
+        else hi = mid;
+      }
+      end = lo;
+    }
+    if (end > i) {
+      out.set(a.subarray(i, end), o);
+      o += end - i;
+      i = end;
+    }
+    out[o++] = next;
+    j++;
+  }
+  if (i < a.length) out.set(a.subarray(i), o);
+  return out;
+}
