@@ -2,8 +2,9 @@
 // the same calibration examples (with their evidence) and the same query evidence, and compare field by
 // field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
 // examples whose evidence covers exactly those names in the order they were added, the profile's method
-// and α unless the query overrides them, and seeds: each example's own u `${profile}#${position}` (set
-// calibrations), `${profile}@${version}` (other calibrations) and `${profile}@${version}/${query}` (prediction). Every query type is recomputed (belief and gate in
+// and α unless the query overrides them, and seeds: each example's own u `${profile}#${position}` (set, judge-stage
+// and interval calibrations), `${profile}#raps@${m}` (RAPS on m rows) and `${profile}@${version}/${query}`
+// (prediction). Every query type is recomputed (belief and gate in
 // crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
 // (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
 // with its reason, never as agreeing.
@@ -18,7 +19,7 @@ import {
 import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
 import { localClaimAnswer } from "./crossCheckClaim.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
-import type { LocalEngine, LocalResult } from "./crossCheckEvidence.js";
+import { positionUniforms, rebuildPrefix, serviceSetCalibration, VENN_ABERS_WINDOW, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
 import { localJudgeAnswer } from "./crossCheckJudge.js";
 import { localRouteAnswer } from "./crossCheckRoute.js";
 
@@ -120,15 +121,7 @@ export class CrossChecker {
 
   /** The service's set calibration (docs/service.md, "Reproducing randomized answers"). */
   #setCalibration(pool: { rows: Float64Array; labels: Int32Array; positions: Int32Array }, width: number, method: string, alpha: number): CalibratedSet {
-    const examples = (m: number) => ({ probabilities: { data: pool.rows.subarray(0, m * width), width }, labels: pool.labels.subarray(0, m) });
-    const n = pool.labels.length;
-    if (method.toUpperCase() === "RAPS") {
-      const m = rebuildPrefix(n);
-      return calibrateSet(examples(m), { method, alpha, rng: rngFromString(m === n && n <= WHOLE_POOL_UP_TO ? this.#seed : `${this.#profile.name}#raps@${m}`) });
-    }
-    let t = 0;
-    const u = () => rngFromString(`${this.#profile.name}#${pool.positions[t++]!}`)();
-    return calibrateSet(examples(n), { method, alpha, rng: u });
+    return serviceSetCalibration(this.#profile.name, pool, width, method, alpha);
   }
 
   /** Set predictions made together for the queries of the request being checked (#predictSetsTogether). */
@@ -238,9 +231,11 @@ export class CrossChecker {
 
   #intervalCalibration(names: readonly string[], method: string, alpha: number): CalibratedOrdinal {
     const pool = this.#pool(names, true);
-    return this.#cached(`interval|${method}|${alpha}|${JSON.stringify(names)}`, () =>
-      calibrateInterval({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: rngFromString(this.#seed) }),
-    );
+    return this.#cached(`interval|${method}|${alpha}|${JSON.stringify(names)}`, () => {
+      const u = positionUniforms(this.#profile.name, pool.positions);
+      let t = 0;
+      return calibrateInterval({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: () => u[t++]! });
+    });
   }
 
   get #seed(): string {
@@ -333,17 +328,4 @@ export class CrossChecker {
     this.#report.disagreements.push(...found);
     return found;
   }
-}
-
-/**
- * Rows of a pool of n that the service's rebuilt calibrations (Venn–Abers, RAPS) use: all up to 16,384, then
- * the last step boundary but one, steps of 2^(⌊log2 n⌋ − 4) rows (docs/service.md, "Large profiles").
- */
-const WHOLE_POOL_UP_TO = 16_384;
-/** Venn–Abers beliefs use the last 131,072 rows of the prefix at most. */
-const VENN_ABERS_WINDOW = 131_072;
-function rebuildPrefix(n: number): number {
-  if (n <= WHOLE_POOL_UP_TO) return n;
-  const step = 2 ** (Math.floor(Math.log2(n)) - 4);
-  return Math.max(WHOLE_POOL_UP_TO, Math.floor(n / step) * step - step);
 }

@@ -1,8 +1,12 @@
 // Local recomputation of belief and gate answers (the service's recipe, docs/service.md): Venn–Abers on p(yes)
-// over the examples labelled yes / no; a gate threshold on p(pass) over the examples labelled pass / fail.
+// over the examples labelled yes / no (the last 131,072 of the rebuild prefix); a gate threshold on p(pass) over
+// the examples labelled pass / fail (the rebuild prefix when the losses are fractions).
 import type { BeliefQuery, GateQuery } from "../api/index.js";
-import { calibrateBelief, calibrateGate, decide, gateLossWeights, gateMinimumN, minimumN, predictBelief, type CalibratedBelief, type CalibratedGate } from "../conformal/index.js";
-import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+import {
+  calibrateBelief, calibrateGate, calibrateGateSorted, decide, extendGateScores, gateLossWeights, gateMinimumN, minimumN, NO_GATE_SCORES, predictBelief,
+  type CalibratedBelief, type CalibratedGate,
+} from "../conformal/index.js";
+import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, rebuildPrefix, VENN_ABERS_WINDOW, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
 
 function scoresAndLabels(rows: Float64Array, labels: Int32Array): { scores: Float64Array; binary: Uint8Array } {
   const scores = new Float64Array(labels.length);
@@ -24,13 +28,15 @@ export function localBeliefAnswer(engine: LocalEngine, name: string, query: Beli
   if (pool.n < minimumN(engine.profile.alpha)) {
     return { answer: { type: "belief", probability: pYes, venn_abers: [pYes, pYes], guarantee: { ...base, kind: "heuristic", holds: false } } };
   }
+  const m = rebuildPrefix(pool.n);
+  const from = Math.max(0, m - VENN_ABERS_WINDOW);
   const cal = engine.cached("belief", (): CalibratedBelief => {
-    const { scores, binary } = scoresAndLabels(pool.rows, pool.labels);
+    const { scores, binary } = scoresAndLabels(pool.rows.subarray(2 * from, 2 * m), pool.labels.subarray(from, m));
     return calibrateBelief(scores, binary);
   });
   const prediction = predictBelief(cal, pYes);
   return {
-    answer: { type: "belief", probability: prediction.probability, venn_abers: [prediction.p0, prediction.p1], guarantee: { ...base, kind: "calibration", holds: true } },
+    answer: { type: "belief", probability: prediction.probability, venn_abers: [prediction.p0, prediction.p1], guarantee: { ...base, n: m - from, kind: "calibration", holds: true } },
   };
 }
 
@@ -54,11 +60,14 @@ export function localGateAnswer(engine: LocalEngine, name: string, query: GateQu
     return { answer: { type: "gate", decision: pPass >= 1 - query.target ? "auto_approve" : "escalate", guarantee: { ...base, kind: "heuristic", holds: false } } };
   }
   const cal = engine.cached(`gate|${query.guarantee}|${query.target}|${query.delta}|${weights.fail}|${weights.pass}`, (): CalibratedGate => {
-    const { scores, binary } = scoresAndLabels(pool.rows, pool.labels);
-    const losses = Float64Array.from(binary, (b) => (b ? weights.pass : weights.fail));
-    return calibrateGate({ scores, labels: binary, losses }, {
-      guarantee: query.guarantee, target: query.target, lossBound: bound, ...(query.delta !== undefined ? { delta: query.delta } : {}),
-    });
+    const options = { guarantee: query.guarantee, target: query.target, lossBound: bound, ...(query.delta !== undefined ? { delta: query.delta } : {}) };
+    const all = scoresAndLabels(pool.rows, pool.labels);
+    // Losses whose sums are exact whichever order they are added in: all the examples; fractions: the rebuild prefix.
+    const sorted = calibrateGateSorted(extendGateScores(NO_GATE_SCORES, { scores: all.scores, labels: all.binary }), weights, options);
+    if (sorted) return sorted;
+    const m = rebuildPrefix(pool.n);
+    const { scores, binary } = scoresAndLabels(pool.rows.subarray(0, 2 * m), pool.labels.subarray(0, m));
+    return calibrateGate({ scores, labels: binary, losses: Float64Array.from(binary, (b) => (b ? weights.pass : weights.fail)) }, options);
   });
-  return { answer: { type: "gate", decision: decide(cal, pPass), guarantee: { ...base, kind: query.guarantee, holds: true } } };
+  return { answer: { type: "gate", decision: decide(cal, pPass), guarantee: { ...base, n: cal.n, kind: query.guarantee, holds: true } } };
 }

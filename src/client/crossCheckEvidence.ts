@@ -2,6 +2,7 @@
 // probabilities out of evidence as the service reads them (option maps, else sample frequencies at L0), and the
 // calibration pool of examples over a fixed list of names (docs/service.md, "Reproducing answers").
 import type { Evidence, ExampleRecord, Profile } from "../api/index.js";
+import { calibrateSet, rngFromString, type CalibratedSet } from "../conformal/index.js";
 
 export interface LocalEngine {
   readonly profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
@@ -64,6 +65,8 @@ export const fromSamples = (evidence: Evidence | undefined): boolean => !!eviden
 export interface Pool {
   rows: Float64Array;
   labels: Int32Array;
+  /** Stored position of each row's example (fixes its u in randomized calibrations). */
+  positions: Int32Array;
   n: number;
   /** Examples whose probabilities were sample frequencies. */
   estimated: number;
@@ -75,8 +78,9 @@ export function namePool(engine: LocalEngine, names: readonly string[], booleanN
     const index = new Map(names.map((n, i) => [n, i]));
     const rows: number[] = [];
     const labels: number[] = [];
+    const positions: number[] = [];
     let estimated = 0;
-    for (const example of engine.examples) {
+    for (const [position, example] of engine.examples.entries()) {
       const name = labelName(example.label, booleanNames);
       const y = name === undefined ? undefined : index.get(name);
       if (y === undefined) continue;
@@ -85,11 +89,44 @@ export function namePool(engine: LocalEngine, names: readonly string[], booleanN
       if (!p) continue;
       rows.push(...p);
       labels.push(y);
+      positions.push(position);
       if (!evidence!.option_probabilities) estimated++;
     }
-    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), n: labels.length, estimated };
+    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), positions: Int32Array.from(positions), n: labels.length, estimated };
   });
 }
 
 /** The service's method name, marked when the probabilities were sample frequencies. */
 export const methodName = (method: string, estimated: boolean): string => (estimated ? `${method} (sample frequencies)` : method);
+
+/**
+ * Rows of a pool of n that the service's rebuilt calibrations (Venn–Abers, RAPS, gates with fractional losses)
+ * use: all up to 2,048, then the last step boundary but one, steps of max(1,024, 2^(⌊log2 n⌋ − 3)) rows
+ * (docs/service.md, "Large profiles").
+ */
+export const WHOLE_POOL_UP_TO = 2_048;
+const MIN_STEP = 1_024;
+/** Venn–Abers beliefs use the last 131,072 rows of the prefix at most. */
+export const VENN_ABERS_WINDOW = 131_072;
+export function rebuildPrefix(n: number): number {
+  if (n <= WHOLE_POOL_UP_TO) return n;
+  const step = Math.max(MIN_STEP, 2 ** (Math.floor(Math.log2(n)) - 3));
+  return Math.max(WHOLE_POOL_UP_TO, Math.floor(n / step) * step - step);
+}
+
+/** The u of the examples at these stored positions: `${profile}#${position}` (set, judge-stage and interval calibrations). */
+export const positionUniforms = (profile: string, positions: Int32Array): Float64Array =>
+  Float64Array.from(positions, (j) => rngFromString(`${profile}#${j}`)());
+
+/** The service's set calibration of a pool (docs/service.md, "Reproducing randomized answers"). */
+export function serviceSetCalibration(profile: string, pool: Pick<Pool, "rows" | "labels" | "positions">, width: number, method: string, alpha: number): CalibratedSet {
+  const examples = (m: number) => ({ probabilities: { data: pool.rows.subarray(0, m * width), width }, labels: pool.labels.subarray(0, m) });
+  const n = pool.labels.length;
+  if (method.toUpperCase() === "RAPS") {
+    const m = rebuildPrefix(n);
+    return calibrateSet(examples(m), { method, alpha, rng: rngFromString(`${profile}#raps@${m}`) });
+  }
+  const u = positionUniforms(profile, pool.positions);
+  let t = 0;
+  return calibrateSet(examples(n), { method, alpha, rng: () => u[t++]! });
+}

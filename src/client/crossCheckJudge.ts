@@ -3,9 +3,9 @@
 // stages' judgements of the query as the service reports them in `stages`, one prediction rng through the
 // cascade, the winner a singleton set, escalation to the next stage otherwise.
 import type { JudgeAnswer, JudgeQuery } from "../api/index.js";
-import { calibrateSet, HUMAN_QUEUE, judgeStage, minimumN, rngFromString, type CalibratedSet, type Rng } from "../conformal/index.js";
+import { HUMAN_QUEUE, judgeStage, minimumN, rngFromString, type CalibratedSet, type Rng } from "../conformal/index.js";
 import {
-  fromSamples, labelName, methodName, namePool, probabilitiesOf, profileFields, setMethodOf, type LocalEngine, type LocalResult, type Pool,
+  fromSamples, labelName, methodName, namePool, probabilitiesOf, profileFields, serviceSetCalibration, setMethodOf, type LocalEngine, type LocalResult, type Pool,
 } from "./crossCheckEvidence.js";
 
 const REQUEST_STAGE = "request";
@@ -20,6 +20,7 @@ function stagePool(engine: LocalEngine, stage: string, names: readonly string[])
   return engine.cached(`judge-stage|${stage}|${JSON.stringify(names)}`, () => {
     const rows: number[] = [];
     const labels: number[] = [];
+    const positions: number[] = [];
     for (const [i, example] of engine.examples.entries()) {
       const y = names.indexOf(labelName(example.label) ?? "\u0000");
       if (y < 0) continue;
@@ -33,8 +34,9 @@ function stagePool(engine: LocalEngine, stage: string, names: readonly string[])
       }
       rows.push(...p);
       labels.push(y);
+      positions.push(i);
     }
-    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), n: labels.length, estimated: 0 };
+    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), positions: Int32Array.from(positions), n: labels.length, estimated: 0 };
   });
 }
 
@@ -81,9 +83,7 @@ export function localJudgeAnswer(engine: LocalEngine, name: string, query: Judge
       return { answer: { type: "judge", winner: sorted[best], escalated_to: escalatedTo, stages, guarantee: { ...base, kind: "heuristic", holds: false } } };
     }
     const cal = engine.cached(`judge-cal|${stageName}|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet =>
-      calibrateSet({ probabilities: { data: pool.rows, width: sorted.length }, labels: pool.labels }, {
-        method, alpha, rng: rngFromString(`${engine.profile.name}@${engine.profile.version}`),
-      }));
+      serviceSetCalibration(engine.profile.name, pool, sorted.length, method, alpha));
     const step = judgeStage({ name: stageName, calibrated: cal, probabilities: p, candidates: sorted }, rng);
     stages.push({ stage: stageName, probabilities, set: step.set });
     winner = step.winner;

@@ -73,6 +73,7 @@ export {
 export { extendInterval, extendNumericInterval, type IntervalExtension } from "./intervalExtend.js";
 
 // belief
+export { fitVennAbersSteps as calibrateBeliefSteps } from "./vennAbersFit.js";
 export { calibrateBelief, predictBelief, predictBeliefBatch, vennAbersReference, type CalibratedBelief, type BeliefPrediction } from "./vennAbers.js";
 
 // gate

@@ -2,7 +2,7 @@
 // alone, never decreasing, and built in the background a step before any request needs it.
 import { describe, expect, it } from "vitest";
 import { ProfileState } from "../../src/service/profiles/profileState.js";
-import { rebuildPrefix, rebuilt, WHOLE_POOL_UP_TO } from "../../src/service/engine/rebuilds.js";
+import { MIN_STEP, nextPrefix, rebuildPrefix, rebuilt, WHOLE_POOL_UP_TO } from "../../src/service/engine/rebuilds.js";
 
 const meta = { name: "p", backend: { provider: "client_evidence" }, method: "LAC", alpha: 0.1, strict_fingerprint: false, created_at: "2026-01-01T00:00:00.000Z" } as never;
 
@@ -12,11 +12,25 @@ describe("rebuild prefix", () => {
     for (let n = 0; n < 3_000_000; n += 1 + Math.floor(n / 997)) {
       const m = rebuildPrefix(n);
       if (n <= WHOLE_POOL_UP_TO) expect(m).toBe(n);
-      else expect(n - m).toBeLessThanOrEqual(n / 8);
+      else expect(n - m).toBeLessThanOrEqual(Math.max(2 * MIN_STEP, n / 4));
       expect(m).toBeLessThanOrEqual(n);
       expect(m).toBeGreaterThanOrEqual(last);
       last = m;
     }
+  });
+
+  it("moves at most once per batch of up to MIN_STEP rows, to a prefix a request at the version before could start", () => {
+    let moves = 0;
+    for (let n = WHOLE_POOL_UP_TO; n < 200_000; n += 97) {
+      for (const b of [1, 500, MIN_STEP]) {
+        const m = rebuildPrefix(n + b);
+        // Either the prefix served now, or the one started in the background at n.
+        expect([rebuildPrefix(n), nextPrefix(n)]).toContain(m);
+      }
+      if (rebuildPrefix(n + 97) !== rebuildPrefix(n)) moves++;
+    }
+    // Ingestion from 2,048 to 200,000 rows in batches of 1,000 rebuilds for fewer than a quarter of its batches.
+    expect(moves).toBeLessThan((200_000 - WHOLE_POOL_UP_TO) / 1000 / 4);
   });
 
   it("builds the next prefix in the background, so that the request that needs it finds it ready", async () => {
@@ -41,7 +55,7 @@ describe("rebuild prefix", () => {
     expect(built).toEqual([{ m: rebuildPrefix(n), by: "request" }]);
     // The pool grows by a step: the prefix it then needs was started in the background by the first request.
     await new Promise((r) => setTimeout(r, 50));
-    const later = n + 2 ** (Math.floor(Math.log2(n)) - 4);
+    const later = n + (nextPrefix(n) - rebuildPrefix(n)); // one step on
     expect(rebuildPrefix(later)).toBeGreaterThan(rebuildPrefix(n));
     expect(ask(later)).toBe(rebuildPrefix(later));
     expect(built[1]).toEqual({ m: rebuildPrefix(later), by: "background" });

@@ -1,9 +1,10 @@
 // belief queries: Venn–Abers on p(yes), calibrated on the examples labelled yes / no (or true / false).
 import type { BeliefAnswer, BeliefQuery } from "../../api/index.js";
-import { calibrateBelief, predictBelief } from "./conformal.js";
+import { beliefCalibration, beliefPool } from "./calibrations.js";
+import { predictBelief } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { cached, probabilityPool, minimumNOf } from "./pools.js";
+import { minimumNOf } from "./pools.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 
@@ -13,7 +14,7 @@ export function answerBelief(input: QueryInput<BeliefQuery>): QueryOutcome {
   const { profile } = input;
   const p = queryProbabilities(input, NAMES);
   const pYes = p[1]!;
-  const pool = probabilityPool(profile, NAMES, { grouped: false, booleanNames: ["yes", "no"] });
+  const pool = beliefPool(profile);
   const needed = minimumNOf(profile.meta.alpha);
   const base = { n: pool.n, method: "venn-abers", estimated: fromSamples(input.evidence) || pool.estimated > 0 };
   if (pool.n < needed) {
@@ -25,21 +26,14 @@ export function answerBelief(input: QueryInput<BeliefQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const cal = cached(profile, "belief", () => {
-    const scores = new Float64Array(pool.n);
-    const labels = new Uint8Array(pool.n);
-    for (let i = 0; i < pool.n; i++) {
-      scores[i] = pool.rows[2 * i + 1]!;
-      labels[i] = pool.labels[i] === 1 ? 1 : 0;
-    }
-    return calibrateBelief(scores, labels);
-  });
+  // rows: the examples behind the fit (the last VENN_ABERS_WINDOW of the rebuild prefix once the pool is large).
+  const { cal, rows } = beliefCalibration(profile);
   const prediction = predictBelief(cal, pYes);
   const answer: BeliefAnswer = {
     type: "belief",
     probability: prediction.probability,
     venn_abers: [prediction.p0, prediction.p1],
-    guarantee: guarantee(input, { ...base, kind: "calibration" }),
+    guarantee: guarantee(input, { ...base, n: rows, kind: "calibration" }),
   };
   return { answer, insufficient: false };
 }

@@ -4,16 +4,13 @@
 import { INTERVAL_METHODS, SET_METHODS } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import {
-  calibrateClaims, calibrateGate, calibrateInterval, calibrateOptionBeliefs, calibrateOptionBeliefsSteps, calibrateSet, extendSet, rngFromString,
-  type CalibratedClaims, type CalibratedGate, type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
-  type GateGuarantee, type LabelledClaim,
+  calibrateBeliefSteps, calibrateInterval, calibrateOptionBeliefsSteps, calibrateSet, extendInterval, extendSet, rngFromString,
+  type CalibratedBelief, type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "./conformal.js";
-import { exampleEvidence } from "./evidence.js";
+import { extended } from "./extended.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { rebuilt, VENN_ABERS_WINDOW, WHOLE_POOL_UP_TO } from "./rebuilds.js";
-import { calibrationRng, exampleUniforms } from "./seeds.js";
-import { registerSnapshots } from "./snapshots.js";
-import { claimScores } from "./claimScores.js";
+import { rebuildPrefix, rebuilt, VENN_ABERS_WINDOW } from "./rebuilds.js";
+import { exampleUniforms } from "./seeds.js";
 
 export function setMethodOf(profile: ProfileState, override?: string): string {
   return override ?? ((SET_METHODS as readonly string[]).includes(profile.meta.method) ? profile.meta.method : "LAC");
@@ -25,17 +22,14 @@ export function intervalMethodOf(profile: ProfileState, override?: string): stri
 
 const key = (names: readonly string[]) => names.join("\u0000");
 
-/** The last set calibration per key and the pool rows it covers: the next version extends it. */
-const extendable = new WeakMap<ProfileState, Map<string, { rows: number; cal: CalibratedSet }>>();
-const MAX_EXTENDABLE = 64;
-
 /**
  * Conformal set over `names` (sorted), Mondrian when `pool` was built grouped. LAC and APS extend the last
  * version's calibration with the rows added since (a merge, exactly what a full calibration gives: each
  * example's u is fixed by its position); RAPS, whose tuning split moves with n, is rebuilt (rebuilds.ts).
+ * `scope` keeps apart calibrations of different pools over the same names (judge stages).
  */
-export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number): CalibratedSet {
-  const cacheKey = `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}`;
+export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number, scope = ""): CalibratedSet {
+  const cacheKey = `set|${scope}|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}`;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
     const upper = method.toUpperCase();
@@ -43,121 +37,84 @@ export function setCalibration(profile: ProfileState, pool: ProbabilityPool, met
       probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m), ...(pool.groups ? { groups: pool.groups.slice(0, m) } : {}),
     });
     if (upper === "RAPS") {
-      if (pool.n <= WHOLE_POOL_UP_TO) return calibrateSet(sliced(pool.n), { method, alpha, rng: calibrationRng(profile) });
       return rebuilt(profile, cacheKey, pool.n, function* (m) {
         yield;
         return calibrateSet(sliced(m), { method, alpha, rng: rngFromString(`${profile.name}#raps@${m}`) });
       });
     }
-    let byKey = extendable.get(profile);
-    if (!byKey) extendable.set(profile, (byKey = new Map()));
-    const last = byKey.get(cacheKey);
     const randomized = upper !== "LAC";
-    let cal: CalibratedSet;
-    if (last && last.rows === pool.n) {
-      cal = last.cal;
-    } else if (last && last.rows < pool.n) {
-      const from = last.rows;
-      cal = extendSet(last.cal, {
+    return extended(
+      profile, cacheKey, pool.n,
+      () => {
+        const u = randomized ? exampleUniforms(profile, pool.positions) : undefined;
+        let t = 0;
+        return calibrateSet(sliced(pool.n), { method, alpha, ...(u ? { rng: () => u[t++]! } : {}) });
+      },
+      (last, from) => extendSet(last, {
         probabilities: pool.rows.subarray(from * K, pool.n * K), width: K, labels: pool.labels.subarray(from, pool.n),
         ...(pool.groups ? { groups: pool.groups.slice(from, pool.n) } : {}),
         ...(randomized ? { uniforms: exampleUniforms(profile, pool.positions.subarray(from, pool.n)) } : {}),
-      });
-    } else {
-      const u = randomized ? exampleUniforms(profile, pool.positions) : undefined;
-      let t = 0;
-      cal = calibrateSet(sliced(pool.n), { method, alpha, ...(u ? { rng: () => u[t++]! } : {}) });
-    }
-    byKey.delete(cacheKey);
-    byKey.set(cacheKey, { rows: pool.n, cal });
-    if (byKey.size > MAX_EXTENDABLE) byKey.delete(byKey.keys().next().value!);
-    return cal;
+      }),
+    );
   });
 }
 
 /**
- * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`): on the whole pool while it is small,
- * then on the last VENN_ABERS_WINDOW rows of the pool's rebuild prefix, built in the background (rebuilds.ts).
+ * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`): on the last VENN_ABERS_WINDOW rows of the
+ * pool's rebuild prefix (the whole pool while it is small), built in the background (rebuilds.ts).
  */
 export function optionBeliefs(profile: ProfileState, pool: ProbabilityPool): CalibratedOptionBeliefs {
   const cacheKey = `option-beliefs|${key(pool.names)}`;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
     const examples = (from: number, to: number) => ({ probabilities: { data: pool.rows.subarray(from * K, to * K), width: K }, labels: pool.labels.subarray(from, to) });
-    if (pool.n <= WHOLE_POOL_UP_TO) return calibrateOptionBeliefs(examples(0, pool.n));
     return rebuilt(profile, cacheKey, pool.n, (m) => calibrateOptionBeliefsSteps(examples(Math.max(0, m - VENN_ABERS_WINDOW), m)));
   });
 }
 
-/** Ordinal interval over `levels` in their order. */
+/** The yes / no pool of belief queries: rows are [p(no), p(yes)], label 1 = yes. */
+export const beliefPool = (profile: ProfileState): ProbabilityPool =>
+  probabilityPool(profile, ["no", "yes"], { grouped: false, booleanNames: ["yes", "no"] });
+
+/** Venn–Abers on p(yes) (belief answers) over the rows it used: rebuilt like optionBeliefs. */
+export function beliefCalibration(profile: ProfileState): { cal: CalibratedBelief; rows: number } {
+  const pool = beliefPool(profile);
+  return cached(profile, "belief", () => {
+    const window = (m: number) => Math.min(m, VENN_ABERS_WINDOW);
+    const cal = rebuilt(profile, "belief", pool.n, (m) => {
+      const from = m - window(m);
+      const scores = new Float64Array(m - from);
+      const labels = new Uint8Array(m - from);
+      for (let i = from; i < m; i++) {
+        scores[i - from] = pool.rows[2 * i + 1]!;
+        labels[i - from] = pool.labels[i] === 1 ? 1 : 0;
+      }
+      return calibrateBeliefSteps(scores, labels);
+    });
+    return { cal, rows: window(rebuildPrefix(pool.n)) };
+  });
+}
+
+/**
+ * Ordinal interval over `levels` in their order, extended version by version: each example's u is fixed by its
+ * stored position (as for sets), so the extension equals a full calibration (intervalExtend.ts).
+ */
 export function intervalCalibration(profile: ProfileState, levels: readonly string[], method: string, alpha: number): { pool: ProbabilityPool; cal: CalibratedOrdinal } {
   const pool = probabilityPool(profile, levels, { levels: true, grouped: false });
-  const cal = cached(profile, `interval|${method}|${alpha}|${key(levels)}`, () =>
-    calibrateInterval({ probabilities: { data: pool.rows, width: levels.length }, labels: pool.labels }, { method, alpha, rng: calibrationRng(profile) }));
+  const cacheKey = `interval|${method}|${alpha}|${key(levels)}`;
+  const L = levels.length;
+  const cal = cached(profile, cacheKey, () =>
+    extended(
+      profile, cacheKey, pool.n,
+      () => {
+        const u = exampleUniforms(profile, pool.positions);
+        let t = 0;
+        return calibrateInterval({ probabilities: { data: pool.rows, width: L }, labels: pool.labels }, { method, alpha, rng: () => u[t++]! });
+      },
+      (last, from) => extendInterval(last, {
+        probabilities: pool.rows.subarray(from * L, pool.n * L), width: L, labels: pool.labels.subarray(from, pool.n),
+        uniforms: exampleUniforms(profile, pool.positions.subarray(from, pool.n)),
+      }),
+    ));
   return { pool, cal };
 }
-
-/** The pass / fail pool of gate queries: rows are [p(fail), p(pass)], label 1 = pass. */
-export const gatePool = (profile: ProfileState): ProbabilityPool =>
-  probabilityPool(profile, ["fail", "pass"], { grouped: false, booleanNames: ["pass", "fail"] });
-
-export interface GateSpec {
-  guarantee: GateGuarantee;
-  target: number;
-  delta?: number | undefined;
-  /** Loss of approving a fail / a pass. */
-  fail: number;
-  pass: number;
-}
-
-export function gateCalibration(profile: ProfileState, spec: GateSpec): CalibratedGate {
-  const bound = Math.max(1, spec.fail, spec.pass);
-  return cached(profile, `gate|${spec.guarantee}|${spec.target}|${spec.delta}|${spec.fail}|${spec.pass}`, () => {
-    const pool = gatePool(profile);
-    const scores = new Float64Array(pool.n);
-    const labels = new Uint8Array(pool.n);
-    const losses = new Float64Array(pool.n);
-    for (let i = 0; i < pool.n; i++) {
-      scores[i] = pool.rows[2 * i + 1]!;
-      labels[i] = pool.labels[i] === 1 ? 1 : 0;
-      losses[i] = labels[i] ? spec.pass : spec.fail;
-    }
-    return calibrateGate({ scores, labels, losses }, {
-      guarantee: spec.guarantee, target: spec.target, lossBound: bound, ...(spec.delta !== undefined ? { delta: spec.delta } : {}),
-    });
-  });
-}
-
-/** Labelled claims per example: `label.claims` = [{text, correct}], scored from the example's evidence. */
-export function claimExamples(profile: ProfileState): LabelledClaim[][] {
-  return cached(profile, "claims", () => {
-    const out: LabelledClaim[][] = [];
-    for (const example of profile.examples) {
-      const labelled = labelledClaims(example.label);
-      const evidence = exampleEvidence(example);
-      if (!labelled || !evidence?.samples) continue;
-      const { scores } = claimScores(evidence, labelled.map((c) => c.text));
-      out.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
-    }
-    return out;
-  });
-}
-
-export function claimCalibration(profile: ProfileState, alpha: number): CalibratedClaims {
-  return cached(profile, `claim-cal|${alpha}`, () => calibrateClaims(claimExamples(profile), { alpha }));
-}
-
-/** The well-formed claims of a claim label, or undefined when the label is not one. */
-export function labelledClaims(label: unknown): { text: string; correct: boolean }[] | undefined {
-  const claims = (label as { claims?: unknown } | null)?.claims;
-  if (!label || typeof label !== "object" || !Array.isArray(claims)) return undefined;
-  return claims.filter(
-    (c): c is { text: string; correct: boolean } => !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean",
-  );
-}
-
-registerSnapshots("extended-sets", {
-  count: (state) => extendable.get(state)?.size ?? 0,
-  take: (state) => [...(extendable.get(state) ?? [])].map(([k, { rows, cal }]) => [k, rows, cal]),
-  restore: (state, entries) => extendable.set(state, new Map(entries.map(([k, rows, cal]) => [k, { rows, cal: cal as CalibratedSet }]))),
-});

@@ -2,7 +2,7 @@
 // else the fraction of samples that agree), and those above a threshold calibrated on labelled claims are
 // retained: with probability ≥ 1 − α every retained claim is correct.
 import type { ClaimAnswer, ClaimQuery, Evidence } from "../../api/index.js";
-import { claimCalibration, claimExamples } from "./calibrations.js";
+import { claimCalibration, claimExamples } from "./claimCalibration.js";
 import { claimScores } from "./claimScores.js";
 import { filterClaims, splitIntoClaims } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
@@ -27,8 +27,8 @@ export function answerClaim(input: QueryInput<ClaimQuery>): QueryOutcome {
   const { scores, client } = claimScores(evidence, texts);
   const examples = claimExamples(profile);
   const needed = minimumNOf(alpha);
-  const base = { alpha, n: examples.length, method: client ? "conformal-factuality (client claim scores)" : "conformal-factuality (sample agreement)" };
-  if (examples.length < needed) {
+  const base = { alpha, n: examples.n, method: client ? "conformal-factuality (client claim scores)" : "conformal-factuality (sample agreement)" };
+  if (examples.n < needed) {
     const verdicts = texts.map((text, i) => ({ text, score: scores[i]!, reason: scores[i]! >= 0.5 ? "heuristic_majority" : "heuristic_minority" }));
     const answer: ClaimAnswer = {
       type: "claim",

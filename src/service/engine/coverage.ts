@@ -4,9 +4,9 @@
 // every retained claim is correct; gate examples (risk monitors) incur a loss when approved but labelled fail.
 import type { ExampleRecord } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
-import {
-  claimCalibration, claimExamples, gateCalibration, gatePool, intervalCalibration, intervalMethodOf, labelledClaims, setCalibration, setMethodOf,
-} from "./calibrations.js";
+import { intervalCalibration, intervalMethodOf, setCalibration, setMethodOf } from "./calibrations.js";
+import { claimCalibration, claimExamples, labelledClaims } from "./claimCalibration.js";
+import { gateCalibration, gatePool } from "./gateCalibration.js";
 import { claimScores } from "./claimScores.js";
 import { decide, filterClaims, predictInterval, predictSet, rngFromString } from "./conformal.js";
 import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
@@ -20,7 +20,7 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
   const rng = rngFromString(`${calibrationSeedText(profile)}/${seed}`);
   const claims = labelledClaims(example.label);
   if (claims && evidence.samples) {
-    if (claimExamples(profile).length < minimumNOf(alpha)) return undefined;
+    if (claimExamples(profile).n < minimumNOf(alpha)) return undefined;
     const { scores } = claimScores(evidence, claims.map((c) => c.text));
     const kept = filterClaims(claimCalibration(profile, alpha), claims.map((c, i) => ({ text: c.text, score: scores[i]! })));
     const wrong = new Set(claims.filter((c) => !c.correct).map((c) => c.text));
@@ -55,6 +55,6 @@ export function gateLoss(profile: ProfileState, example: ExampleRecord, target: 
   if (name !== "pass" && name !== "fail") return undefined;
   const p = probabilitiesOf(exampleEvidence(example), ["fail", "pass"]);
   if (!p || gatePool(profile).n < Math.max(1, Math.ceil(1 / target) - 1)) return undefined;
-  const cal = gateCalibration(profile, { guarantee: "risk", target, fail: 1, pass: 0 });
+  const { cal } = gateCalibration(profile, { guarantee: "risk", target, fail: 1, pass: 0 });
   return decide(cal, p[1]!) === "auto_approve" && name === "fail";
 }

@@ -2,7 +2,7 @@
 // risk_high_probability: Learn then Test at δ; fdr: conformal selection. auto_approve above the threshold,
 // escalate below, abstain when the data cannot certify any threshold.
 import type { GateAnswer, GateQuery } from "../../api/index.js";
-import { gateCalibration, gatePool } from "./calibrations.js";
+import { gateCalibration, gatePool } from "./gateCalibration.js";
 import { decide, gateLossWeights, gateMinimumN } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
@@ -33,15 +33,17 @@ export function answerGate(input: QueryInput<GateQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const cal = gateCalibration(profile, { guarantee: query.guarantee, target: query.target, delta: query.delta, ...weights });
+  // rows: the examples behind the threshold (the rebuild prefix for fractional losses, gateCalibration.ts).
+  const { cal, rows } = gateCalibration(profile, { guarantee: query.guarantee, target: query.target, delta: query.delta, ...weights });
   const decision = decide(cal, pPass);
   const answer: GateAnswer = {
     type: "gate",
     decision,
     guarantee: guarantee(input, {
       ...base,
+      n: rows,
       kind: query.guarantee,
-      ...(decision === "abstain" ? { reason: `no threshold on p(pass) meets ${query.guarantee} ≤ ${query.target} on ${pool.n} examples` } : {}),
+      ...(decision === "abstain" ? { reason: `no threshold on p(pass) meets ${query.guarantee} ≤ ${query.target} on ${rows} examples` } : {}),
     }),
   };
   return { answer, insufficient: false };

@@ -4,10 +4,11 @@
 // else the service asks the stage (cached per profile version, like route stages).
 import type { ExampleRecord, JudgeQuery } from "../../api/index.js";
 import { queryPrompt } from "../../evidence/index.js";
-import { calibrateSet, type CalibratedSet } from "./conformal.js";
+import type { ProfileState } from "../profiles/profileState.js";
+import { setCalibration } from "./calibrations.js";
+import type { CalibratedSet } from "./conformal.js";
 import { labelName } from "./evidence.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { calibrationRng } from "./seeds.js";
 import type { QueryInput } from "./types.js";
 
 /** The stage name of the query's own evidence in the trail (and in its calibration: `option_probabilities`). */
@@ -44,13 +45,41 @@ function sameCandidates(example: ExampleRecord, names: readonly string[]): boole
   return keys.length === names.length && names.every((n) => keys.includes(n));
 }
 
-/** The pool of model stage `stage`: its judgement of every example labelled with one of `names`. */
+/** A model stage's judgements of the profile's examples, scanned once each as the profile grows. */
+interface StagePool {
+  scanned: number;
+  rows: Float64Array;
+  labels: Int32Array;
+  positions: Int32Array;
+  n: number;
+  /** Judgements asked for but not appended yet, by position (shared by concurrent requests). */
+  calls: Map<number, Promise<Float64Array | undefined>>;
+}
+
+const stagePools = new WeakMap<ProfileState, Map<string, StagePool>>();
+
+function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2, 64));
+  next.set(array);
+  return next;
+}
+
+/**
+ * The pool of model stage `stage`: its judgement of every example labelled with one of `names`. The examples
+ * added since the last version are the only ones judged (the stage is asked at most once per example).
+ */
 export async function modelStagePool(input: QueryInput<JudgeQuery>, stage: unknown, path: string, stageName: string, names: readonly string[]): Promise<ProbabilityPool> {
   const { profile, query } = input;
-  const examples = profile.examples;
-  const calls = cached(profile, `judge-calls|${stageName}|${query.instructions}|${names.join("\u0000")}`, () => new Map<number, Promise<Float64Array | undefined>>());
+  const key = `judge-pool|${stageName}|${query.instructions}|${names.join("\u0000")}`;
+  let pools = stagePools.get(profile);
+  if (!pools) stagePools.set(profile, (pools = new Map()));
+  let pool = pools.get(key);
+  if (!pool) pools.set(key, (pool = { scanned: 0, rows: new Float64Array(0), labels: new Int32Array(0), positions: new Int32Array(0), n: 0, calls: new Map() }));
+  const K = names.length;
+  const index = new Map(names.map((n, j) => [n, j]));
   const rowOf = (i: number): Promise<Float64Array | undefined> => {
-    const example = examples[i]!;
+    const example = profile.exampleAt(i);
     const label = labelName(example.label);
     if (label === undefined || !names.includes(label)) return Promise.resolve(undefined);
     const given = givenStageProbabilities(example, stageName, names);
@@ -58,44 +87,57 @@ export async function modelStagePool(input: QueryInput<JudgeQuery>, stage: unkno
     if (!sameCandidates(example, names)) return Promise.resolve(undefined);
     return input.stages.judge(stage, path, judgePrompt(query, example.context, names), names);
   };
-  const rows: (Float64Array | undefined)[] = new Array(examples.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < examples.length) {
-      const i = next++;
-      let p = calls.get(i);
-      if (!p) calls.set(i, (p = rowOf(i)));
-      try {
-        rows[i] = await p;
-      } catch (err) {
-        calls.delete(i);
-        throw err;
+  // The profile may grow while the stage answers: scan until the pool has caught up with it.
+  while (pool.scanned < profile.n) {
+    const from = pool.scanned;
+    const end = profile.n;
+    const results = new Map<number, Float64Array | undefined>();
+    let next = from;
+    const worker = async () => {
+      while (next < end) {
+        const i = next++;
+        if (i < pool!.scanned) continue; // appended by a concurrent request meanwhile
+        let p = pool!.calls.get(i);
+        if (!p) pool!.calls.set(i, (p = rowOf(i)));
+        try {
+          results.set(i, await p);
+        } catch (err) {
+          pool!.calls.delete(i);
+          throw err;
+        }
       }
+    };
+    await Promise.all(Array.from({ length: CALL_CONCURRENCY }, worker));
+    // Appended in stored order, once (a concurrent request may have appended some of them meanwhile).
+    for (; pool.scanned < end; pool.scanned++) {
+      const i = pool.scanned;
+      const row = results.get(i);
+      pool.calls.delete(i);
+      if (!row) continue;
+      pool.rows = grow(pool.rows, (pool.n + 1) * K);
+      pool.labels = grow(pool.labels, pool.n + 1);
+      pool.positions = grow(pool.positions, pool.n + 1);
+      pool.rows.set(row, pool.n * K);
+      pool.labels[pool.n] = index.get(labelName(profile.exampleAt(i).label)!)!;
+      pool.positions[pool.n] = i;
+      pool.n++;
     }
-  };
-  await Promise.all(Array.from({ length: CALL_CONCURRENCY }, worker));
-  return cached(profile, `judge-pool|${stageName}|${query.instructions}|${names.join("\u0000")}`, () => {
-    const index = new Map(names.map((n, j) => [n, j]));
-    const data: number[] = [];
-    const labels: number[] = [];
-    const positions: number[] = [];
-    rows.forEach((row, i) => {
-      if (!row) return;
-      data.push(...row);
-      labels.push(index.get(labelName(examples[i]!.label)!)!);
-      positions.push(i);
-    });
-    return { names, rows: Float64Array.from(data), labels: Int32Array.from(labels), positions: Int32Array.from(positions), groups: undefined, groupCounts: undefined, n: labels.length, estimated: 0 };
-  });
+  }
+  const grown = pool;
+  return cached(profile, key, () => ({
+    names, rows: grown.rows.subarray(0, grown.n * K), labels: grown.labels.subarray(0, grown.n), positions: grown.positions.subarray(0, grown.n),
+    groups: undefined, groupCounts: undefined, n: grown.n, estimated: 0,
+  }));
 }
 
 /** The request stage's pool: the examples' own `option_probabilities` over `names`. */
 export const requestStagePool = (input: QueryInput<JudgeQuery>, names: readonly string[]): ProbabilityPool =>
   probabilityPool(input.profile, names, { grouped: false });
 
-/** The conformal set calibration of one stage's pool (keyed by stage, so stages never share one). */
+/**
+ * The conformal set calibration of one stage's pool: the set queries' own for the request stage, and for a
+ * model stage one of its own kind (each example's u fixed by its position, extended version by version).
+ */
 export function stageCalibration(input: QueryInput<JudgeQuery>, stageName: string, pool: ProbabilityPool, method: string, alpha: number): CalibratedSet {
-  const key = `judge-cal|${stageName}|${input.query.instructions}|${method}|${alpha}|${pool.names.join("\u0000")}`;
-  return cached(input.profile, key, () =>
-    calibrateSet({ probabilities: { data: pool.rows, width: pool.names.length }, labels: pool.labels }, { method, alpha, rng: calibrationRng(input.profile) }));
+  return setCalibration(input.profile, pool, method, alpha, stageName === REQUEST_STAGE ? "" : `judge|${stageName}|${input.query.instructions}`);
 }

@@ -1,13 +1,18 @@
 // Calibrations that cannot be extended batch by batch — Venn–Abers (its isotonic fit changes everywhere) and
 // RAPS (its tuning split) — are rebuilt on a prefix of their pool that moves in steps: the whole pool up to
-// WHOLE_POOL_UP_TO rows, then the rows up to the last step boundary but one (steps of n/32 to n/16 rows).
+// WHOLE_POOL_UP_TO rows, then the rows up to the last step boundary but one (steps of n/16 to n/8 rows, and
+// never under MIN_STEP, so that a batch of up to MIN_STEP rows never skips a step): a profile fed batches of
+// 1,000 rebuilds them every batch up to 16,384 rows (at most 16 ms of fitting, in slices), then every 2 to 16.
 // The prefix is a function of the pool's size alone, so every instance serves the same calibration for the
 // same profile version, and the next prefix is complete a whole step before it is served: it is built in the
 // background, a slice at a time between requests, and no request waits for it (docs/service.md).
 import type { ProfileState } from "../profiles/profileState.js";
 import { registerSnapshots } from "./snapshots.js";
 
-export const WHOLE_POOL_UP_TO = 16_384;
+/** Up to this many rows a rebuilt calibration uses the whole pool (Venn–Abers of 2,048 rows: about 1 ms an option). */
+export const WHOLE_POOL_UP_TO = 2_048;
+/** The smallest step: the prefix moves at most once per MIN_STEP rows, and its build has that long to finish. */
+export const MIN_STEP = 1_024;
 /**
  * Venn–Abers beliefs use at most this many rows, the last of the prefix: their p0–p1 spread is already
  * O(1/n) ≈ 10⁻⁵ there, and a fit of a million rows costs 1.5–1.9 s where 131,072 cost about 0.2 s.
@@ -16,7 +21,7 @@ export const VENN_ABERS_WINDOW = 131_072;
 /** Longest slice of a background build between two turns of the event loop. */
 const SLICE_MS = 6;
 
-const stepOf = (n: number): number => 2 ** (Math.floor(Math.log2(n)) - 4);
+const stepOf = (n: number): number => Math.max(MIN_STEP, 2 ** (Math.floor(Math.log2(n)) - 3));
 
 /** Rows of a pool of n rows that a rebuilt calibration uses. Non-decreasing in n. */
 export function rebuildPrefix(n: number): number {
@@ -26,7 +31,7 @@ export function rebuildPrefix(n: number): number {
 }
 
 /** The prefix served once the pool has grown by one more step: complete already, so it can be built now. */
-function nextPrefix(n: number): number {
+export function nextPrefix(n: number): number {
   if (n <= WHOLE_POOL_UP_TO) return n;
   const step = stepOf(n);
   return Math.floor(n / step) * step;

@@ -1,8 +1,9 @@
 // Seeds of randomized methods (APS/RAPS, randomized ordinal intervals), derived so that a client holding the
 // same examples reproduces every answer bit for bit (docs/service.md, "Reproducing randomized answers"):
-//   set calibration: each example's u is fixed by its stored position j, rngFromString(`${profile}#${j}`)(),
-//                    so that a new version extends the last calibration instead of redrawing every u;
-//   other calibrations: rngFromString(`${profile}@${version}`), passed to the engine's calibrate call;
+//   set, judge-stage and interval calibrations: each example's u is fixed by its stored position j,
+//                    rngFromString(`${profile}#${j}`)(), so that a new version extends the last calibration
+//                    instead of redrawing every u;
+//   RAPS: rngFromString(`${profile}#raps@${m}`) on the first m rows (rebuilds.ts);
 //   prediction:  rngFromString(`${profile}@${version}/${queryName}`), passed to the predict call.
 import type { ProfileState } from "../profiles/profileState.js";
 import { rngFromString, type Rng } from "./conformal.js";
@@ -10,7 +11,6 @@ import { rngFromString, type Rng } from "./conformal.js";
 export const calibrationSeedText = (profile: ProfileState): string => `${profile.name}@${profile.version}`;
 export const predictionSeedText = (profile: ProfileState, query: string): string => `${profile.name}@${profile.version}/${query}`;
 
-export const calibrationRng = (profile: ProfileState): Rng => rngFromString(calibrationSeedText(profile));
 export const predictionRng = (profile: ProfileState, query: string): Rng => rngFromString(predictionSeedText(profile, query));
 
 /** The u of the examples at these stored positions (set calibrations of randomized methods). */
