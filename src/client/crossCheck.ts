@@ -13,7 +13,7 @@ import type {
   Profile, RouteAnswer, RouteQuery, SetQuery,
 } from "../api/index.js";
 import {
-  calibrateInterval, calibrateOptionBeliefs, calibrateSet, minimumN, predictInterval, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
+  calibrateInterval, calibrateOptionBeliefs, minimumN, predictInterval, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
   type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "../conformal/index.js";
 import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";

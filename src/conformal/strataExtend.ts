@@ -51,12 +51,6 @@ export function addSorted(old: SortedUnion | undefined, added: ArrayLike<number>
   return { base, delta };
 }
 
-/** The ascending arrays whose union is the stratum's scores (no merge: one or two arrays). */
-export function stratumParts(st: Stratum): readonly Float64Array[] {
-  const p = parts.get(st);
-  return p ? (p.delta.length ? [p.base, p.delta] : [p.base]) : [st.scores];
-}
-
 /** A stratum over the union of two ascending arrays; its `scores` merge them when first read. */
 function unionStratum(base: Float64Array, delta: Float64Array, alpha: number): Stratum {
   const n = base.length + delta.length;
