@@ -29,7 +29,7 @@ const key = (names: readonly string[]) => names.join("\u0000");
  * `scope` keeps apart calibrations of different pools over the same names (judge stages).
  */
 export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number, scope = ""): CalibratedSet {
-  const cacheKey = `set|${scope}|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}`;
+  const cacheKey = `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}${scope ? `|${scope}` : ""}`;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
     const upper = method.toUpperCase();

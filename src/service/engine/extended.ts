@@ -24,7 +24,8 @@ export function extended<T>(profile: ProfileState, key: string, rows: number, fu
 }
 
 // Checkpoints keep these (snapshots.ts): a start extends the checkpoint's calibrations instead of rebuilding them.
-registerSnapshots("extended", {
+// The name is the one checkpoints used when only set calibrations were extended (their keys are unchanged).
+registerSnapshots("extended-sets", {
   count: (state) => lastBuilt.get(state)?.size ?? 0,
   take: (state) => [...(lastBuilt.get(state) ?? [])].map(([key, { rows, value }]) => [key, rows, value]),
   restore: (state, entries) => lastBuilt.set(state, new Map(entries.map(([key, rows, value]) => [key, { rows, value }]))),
