@@ -101,6 +101,8 @@ describe("monitors and calibrations extended batch by batch", () => {
           g: { type: "gate", instructions: "OK?", calibration_profile: "inc", guarantee: "risk", target: 0.2, evidence: { option_probabilities: { pass: 0.7, fail: 0.3 } } },
           f: { type: "gate", instructions: "OK?", calibration_profile: "inc", guarantee: "fdr", target: 0.2, evidence: { option_probabilities: { pass: 0.9, fail: 0.1 } } },
           h: { type: "gate", instructions: "OK?", calibration_profile: "inc", guarantee: "risk_high_probability", target: 0.3, delta: 0.1, evidence: { option_probabilities: { pass: 0.8, fail: 0.2 } } },
+          // Fractional losses: no exact sorted form; rebuilt (on the whole pool at this size), same answer.
+          w: { type: "gate", instructions: "OK?", calibration_profile: "inc", guarantee: "risk", target: 0.3, loss: { fail: 0.7, pass: 0.2 }, evidence: { option_probabilities: { pass: 0.75, fail: 0.25 } } },
           c: { type: "claim", instructions: "Facts", calibration_profile: "inc", evidence: { samples: ["The sky is blue. Fact 3 holds.", "The sky is blue.", "Fact 3 holds."] } },
           s: { type: "set", instructions: "Pick", options: { A: "a", B: "b", C: "c", D: "d" }, calibration_profile: "inc", evidence: { option_probabilities: { A: 0.4, B: 0.3, C: 0.2, D: 0.1 } } },
         },
