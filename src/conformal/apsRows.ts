@@ -8,22 +8,16 @@
 
 import { invalid } from "./errors.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
-import { apsRowOf, rankerOf, rankRow, SHORT_ROW } from "./rankRow.js";
+import { apsRowOf, rankerOf, SHORT_ROW } from "./rankRow.js";
 
 let values = new Float64Array(SHORT_ROW);
 let ranks = new Int32Array(SHORT_ROW);
 
-/** The row's values in descending order into out[0..w) (values taken as checked). */
-export function descendingValues(d: Float64Array, o: number, w: number, out: Float64Array): void {
-  if (ranks.length < w) ranks = new Int32Array(w);
-  rankRow(d, o, w, ranks, out);
-}
-
 /**
- * True-label scores of rows [0, count) (or of `select`ed rows) for calibration; `draw` gives row t's u. Checks
+ * True-label scores of rows [0, count) for calibration; `draw` gives row i's u. Checks
  * each row's values, then its label, as it reaches them (the order calibrateSetCore's own check names them).
  */
-export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike<number>, select: Int32Array | undefined, draw: (() => number) | undefined, lambda: number, kReg: number, out: Float64Array): void {
+export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike<number>, draw: (() => number) | undefined, lambda: number, kReg: number, out: Float64Array): void {
   const d = rows.data;
   const w = rows.width;
   if (values.length < w) values = new Float64Array(w);
@@ -31,9 +25,7 @@ export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike
   const v = values;
   const rk = ranks;
   const rank = rankerOf(w);
-  for (let t = 0; t < out.length; t++) {
-    const i = select ? select[t]! : t;
-    const o = i * w;
+  for (let i = 0, o = 0; i < out.length; i++, o += w) {
     const y = labels[i]!;
     if (!rank(d, o, rk, v)) checkPackedRow(rows, i, "probabilities");
     if (!(y >= 0 && y < w && Number.isInteger(y))) throw badLabel(i, y, w);
@@ -43,7 +35,7 @@ export function apsTrueScores(raps: boolean, rows: PackedRows, labels: ArrayLike
     for (let x = 0; x < r; x++) mass += v[x]!;
     const u = draw ? draw() : 1;
     const score = mass + u * d[o + y]!;
-    out[t] = raps ? score + lambda * Math.max(0, r + 1 - kReg) : score;
+    out[i] = raps ? score + lambda * Math.max(0, r + 1 - kReg) : score;
   }
 }
 

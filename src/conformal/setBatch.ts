@@ -9,7 +9,8 @@ import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { predictLacRows, predictRows, trueLabelScore, type ResolvedStrata, type SetOutputs } from "./setKernels.js";
 import { apsTrueScores, badLabel, predictApsRows } from "./apsRows.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
-import { tuneRaps } from "./rapsTuning.js";
+import { fixedRaps, tuneRaps } from "./rapsTuning.js";
+import { calibrateRapsRows } from "./rapsRows.js";
 import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
 import { checkGroupCodes, rowOf, type GroupCodes } from "./groupCodes.js";
 
@@ -55,22 +56,12 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   if (groups) checkGroupCodes(groups, count);
   const d = rows.data;
   let lacScores: Float64Array | undefined;
-  // APS scoring checks each row as it ranks it, in the same order; the others are checked first.
-  const checkedWhileScoring = method === "APS" && !rows.starts && (!randomized || options.rng !== undefined);
+  // APS and RAPS scoring check each row as they rank it, in row order; LAC and ragged rows are checked first,
+  // and so is everything when a missing rng is to be named (only for data that passes).
+  const checkedWhileScoring = method !== "LAC" && !rows.starts && (options.rng !== undefined || (method === "APS" && !randomized));
   if (!rows.starts && !checkedWhileScoring) {
-    // Fixed width: one pass, each row's values then its label (the order a row-by-row check names errors in),
-    // LAC's scores taken on the way.
-    const w = rows.width;
     if (method === "LAC") lacScores = new Float64Array(count);
-    for (let i = 0, o = 0; i < count; i++, o += w) {
-      for (let x = o; x < o + w; x++) {
-        const p = d[x]!;
-        if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
-      }
-      const y = labels[i]!;
-      if (!Number.isInteger(y) || y < 0 || y >= w) throw badLabel(i, y, w);
-      if (lacScores) lacScores[i] = 1 - d[o + y]!; // trueLabelScore's LAC case, inlined
-    }
+    checkFixedRows(rows, labels, lacScores);
   } else if (rows.starts) {
     // One flat pass finds the first row with a bad probability; rows before it get their labels checked
     // first, so the error named is the one a row-by-row check would name.
@@ -93,16 +84,20 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   let lambda = 0;
   let kReg = 0;
   let select: Int32Array | undefined;
+  let scored: Float64Array | undefined = lacScores;
   if (method === "RAPS") {
-    ({ lambda, kReg, calibrationIndices: select } = tuneRaps(rows, labels, options, randomized));
+    const fixed = fixedRaps(options);
+    if (fixed) ({ lambda, kReg } = fixed);
+    else if (checkedWhileScoring) ({ lambda, kReg, calibrationIndices: select, scores: scored } = calibrateRapsRows(rows, labels, options, randomized));
+    else ({ lambda, kReg, calibrationIndices: select } = tuneRaps(rows, labels, options, randomized));
   }
   if (randomized && !options.rng) throw new ConformalError("RNG_REQUIRED", `${method} is randomized: pass rng (or randomized: false)`, { field: "rng" });
   const m = select ? select.length : count;
-  const scores = lacScores ?? new Float64Array(m);
+  const scores = scored ?? new Float64Array(m);
   const rng = options.rng;
-  if (!lacScores && !rows.starts) {
-    apsTrueScores(method === "RAPS", rows, labels, select, randomized ? rng : undefined, lambda, kReg, scores);
-  } else if (!lacScores) {
+  if (!scored && !rows.starts && !select) {
+    apsTrueScores(method === "RAPS", rows, labels, randomized ? rng : undefined, lambda, kReg, scores);
+  } else if (!scored) {
     for (let t = 0; t < m; t++) {
       const i = select ? select[t]! : t;
       scores[t] = trueLabelScore(method, rows, i, labels[i]!, randomized ? rng!() : 1, lambda, kReg);
@@ -134,6 +129,24 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
     n: m,
     strata: buildStrataBySlot(scores, slots, slotCount, keyOf, options.alpha),
   });
+}
+
+/**
+ * Checks fixed-width rows in one pass, each row's values then its label (the order a row-by-row check names
+ * errors in), taking LAC's scores on the way when `lacScores` is given.
+ */
+function checkFixedRows(rows: PackedRows, labels: ArrayLike<number>, lacScores: Float64Array | undefined): void {
+  const d = rows.data;
+  const w = rows.width;
+  for (let i = 0, o = 0; i < rows.count; i++, o += w) {
+    for (let x = o; x < o + w; x++) {
+      const p = d[x]!;
+      if (!(p >= 0 && p < Infinity)) checkPackedRow(rows, i, "probabilities");
+    }
+    const y = labels[i]!;
+    if (!Number.isInteger(y) || y < 0 || y >= w) throw badLabel(i, y, w);
+    if (lacScores) lacScores[i] = 1 - d[o + y]!; // trueLabelScore's LAC case, inlined
+  }
 }
 
 /** Calibrates a set method on a columnar batch (same answers as calibrateSet on the same rows). */
