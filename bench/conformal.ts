@@ -4,12 +4,12 @@
 // on the same data when python3 has numpy; the per-row API; and `calibkit conformal` end to end on
 // 100,000-record JSON Lines files. Run: npx tsx bench/conformal.ts
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as C from "../src/conformal/index.js";
-import { run as conformalCommand } from "../src/cli/commands/conformal.js";
+import { commandSection } from "./_conformalCommand.js";
 
 const N = 100_000;
 const K = 10;
@@ -157,56 +157,8 @@ ts.sort(); print(ts[len(ts) // 2] * 1e9 / len(T))
   numpy = r.status === 0 ? Number(r.stdout.trim()) : `not measured (${(r.stderr || "python3 not found").split("\n").filter(Boolean).pop()})`;
 }
 
-// `calibkit conformal` end to end on JSON Lines files (parse, calibrate, predict, write), in process.
-const names = Array.from({ length: K }, (_, j) => `option_${j}`);
-const jsonl = (d: Float64Array, labels?: Int32Array) => {
-  const lines: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const p = names.map((n, j) => `"${n}":${d[i * K + j]}`).join(",");
-    lines.push(`{"probabilities":{${p}}${labels ? `,"label":"${names[labels[i]!]}"` : ""}}`);
-  }
-  return lines.join("\n") + "\n";
-};
-writeFileSync(join(dir, "cal.jsonl"), jsonl(cal.data, cal.labels));
-writeFileSync(join(dir, "test.jsonl"), jsonl(test.data));
-const command: Row[] = [];
-for (const args of [["--method", "LAC"], ["--method", "APS"], ["--method", "APS", "--beliefs"]]) {
-  let bytes = 0;
-  const write = process.stdout.write.bind(process.stdout);
-  const total = median(() => {
-    process.stdout.write = ((c: string) => ((bytes += c.length), true)) as typeof process.stdout.write;
-    try {
-      void conformalCommand(["set", ...args, "--calibration", join(dir, "cal.jsonl"), "--test", join(dir, "test.jsonl")]);
-    } finally {
-      process.stdout.write = write;
-    }
-  }, 3) / N;
-  command.push({ name: `calibkit conformal set ${args.join(" ")}`, total, goal: 10_000, per: `${(bytes / 4 / 1e6).toFixed(0)} MB out per run` });
-}
-// And as a process (node start, TypeScript loaded through tsx when there is no build, output to a pipe): wall
-// time, and the child's CPU time (user + system, from the shell's `times`; the wall clock on a shared machine
-// counts the time other processes held the cores).
-{
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const secs = (m: string, s: string) => (Number(m) * 60 + Number(s)) * 1e9;
-  for (let r = 0; r < 3; r++) {
-    const t0 = performance.now() * 1e6;
-    const script = `"$0" bin/calibkit.js conformal set --calibration "$1" --test "$2" > /dev/null || exit 1; times >&2`;
-    const p = spawnSync("bash", ["-c", script, process.execPath, join(dir, "cal.jsonl"), join(dir, "test.jsonl")], { encoding: "utf8", env: { ...process.env } });
-    wall.push(performance.now() * 1e6 - t0);
-    if (p.status !== 0) throw new Error(`calibkit conformal failed: ${p.stderr}`);
-    // `times`: the shell's user/system times, then its children's: "0m1.234s 0m0.056s".
-    const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(p.stderr.trim());
-    if (m) cpu.push(secs(m[1]!, m[2]!) + secs(m[3]!, m[4]!));
-  }
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const built = existsSync(new URL("../dist/cli/main.js", import.meta.url));
-  const how = `node start included; ${built ? "the built dist/ (npm run build)" : "no build: the TypeScript source through tsx"}; output to /dev/null`;
-  if (cpu.length === 3) command.push({ name: `the same LAC run as a process (\`node bin/calibkit.js conformal set …\`; CPU time of the child, ${how})`, total: cpu[1]! / N, goal: 10_000 });
-  command.push({ name: `the same, wall time`, total: wall[1]! / N, goal: 10_000 });
-}
+// `calibkit conformal` end to end on JSON Lines files (bench/_conformalCommand.ts).
+const commandLines = commandSection({ dir, n: N, width: K, cal, test, median });
 rmSync(dir, { recursive: true, force: true });
 
 const lines = [
@@ -225,10 +177,7 @@ const lines = [
     ? `numpy LAC on the same data (calibrate + predict: \`np.partition\` for the order statistic, one vectorised compare), same run: **${f1(numpy)} ns per example**, ${f1(numpy / floor)}× floor; calibkit's batch LAC takes ${f1(rows[0]!.total / numpy)}× numpy's time.`
     : `numpy LAC: ${numpy}.`,
   "",
-  "| `calibkit conformal` on 100,000-record JSON Lines files (parse both, calibrate, predict with scores and p-values, write) | µs per test example | goal |",
-  "|---|---:|---:|",
-  ...command.map((r) => `| ${r.name}${r.per ? ` (${r.per})` : ""} | ${(r.total / 1000).toFixed(2)} | ≤ 10${r.total <= 10_000 ? " ✓" : " ✗"} |`),
-  "",
+  ...commandLines,
   `Machine load average at the end of the run: ${os.loadavg().map((x) => x.toFixed(1)).join(" / ")} (1/5/15 min; other work shares the cores, so the ratios to the same-run floor are the comparable figures).`,
   "",
 ];
