@@ -26,33 +26,41 @@ export function readNumber(b: Uint8Array, i: number, end: number, out: Float64Ar
   let c = b[i]!;
   if (c < 48 || c > 57) return -1;
   let a = 0; // the first 15 significant digits
-  let r = 0; // the next ones, up to 4 (nr of them)
-  let nr = 0;
+  let r = 0; // the next ones, up to 4
   let digits = 0; // significant digits
   let q = 0; // the decimal exponent of the last digit kept
+  // `(byte - 48) >>> 0 > 9`: one comparison says "not a digit" (below "0" wraps to a large number).
   if (c === 48) i++;
   else {
+    const s0 = i;
     for (; i < end; i++) {
-      c = b[i]!;
-      if (c < 48 || c > 57) break;
-      if (digits < 15) a = a * 10 + (c - 48);
-      else if (digits < 19) (r = r * 10 + (c - 48)), nr++;
-      else q++;
-      digits++;
+      const d = b[i]! - 48;
+      if (d >>> 0 > 9) break;
+      const k = i - s0;
+      if (k < 15) a = a * 10 + d;
+      else if (k < 19) r = r * 10 + d;
     }
+    digits = i - s0;
+    if (digits > 19) q = digits - 19; // dropped digits (the slow path below reads the text anyway)
   }
   if (i < end && b[i] === 46) {
     const first = ++i;
+    if (digits === 0) while (i < end && b[i] === 48) i++;
+    const zeros = i - first;
+    const s1 = i;
     for (; i < end; i++) {
-      c = b[i]!;
-      if (c < 48 || c > 57) break;
-      if (digits === 0 && c === 48) q--;
-      else if (digits < 15) (a = a * 10 + (c - 48)), q--, digits++;
-      else if (digits < 19) (r = r * 10 + (c - 48)), nr++, q--, digits++;
-      else digits++;
+      const d = b[i]! - 48;
+      if (d >>> 0 > 9) break;
+      const k = digits + i - s1;
+      if (k < 15) a = a * 10 + d;
+      else if (k < 19) r = r * 10 + d;
     }
     if (i === first) return -1;
+    const f = i - s1;
+    q -= zeros + (digits >= 19 ? 0 : f < 19 - digits ? f : 19 - digits);
+    digits += f;
   }
+  const nr = digits <= 15 ? 0 : digits >= 19 ? 4 : digits - 15;
   let slow = digits > 19;
   if (i < end && (b[i] === 101 || b[i] === 69)) {
     i++;
