@@ -2,9 +2,9 @@
 // ({lower, upper, y}), Mondrian when the records have a `group`. The scale is --levels, or the first calibration
 // record's levels in the order the file writes them (JSON.parse would put integer-like names first).
 import * as C from "../../conformal/index.js";
-import { Groups, ProbabilityColumns, fail, finiteNumber } from "./columns.js";
+import { Groups, ProbabilityColumns, fail, finiteNumber, scannedInto } from "./columns.js";
 import { JsonOut, finite, num } from "./output.js";
-import { firstRecordKeys, readRecords, InputError, type Rec } from "./records.js";
+import { firstRecordKeys, readRecords, InputError, type FastRecord, type Rec } from "./records.js";
 import type { ConformalOptions } from "./options.js";
 
 export function runInterval(o: ConformalOptions): void {
@@ -12,6 +12,7 @@ export function runInterval(o: ConformalOptions): void {
   let numeric: boolean | undefined;
   let levels = o.levels;
   let cal: ProbabilityColumns | undefined;
+  let fastCal: FastRecord | undefined;
   const lower: number[] = [];
   const upper: number[] = [];
   const y: number[] = [];
@@ -29,6 +30,10 @@ export function runInterval(o: ConformalOptions): void {
       cal.add(src, i, r, true, true);
     }
     groups.add(src, i, r, true);
+  }, (bytes, start, end, i, src) => {
+    if (numeric || !cal) return false;
+    fastCal ??= scannedInto(cal, groups, true, true);
+    return fastCal(bytes, start, end, i, src);
   });
   const calGroups = groups.take(0);
   const nCal = groups.count;
@@ -40,7 +45,7 @@ export function runInterval(o: ConformalOptions): void {
     if (L === 0) throw new InputError(`${o.calibration}: no calibration records, so no levels: give --levels`);
     test.add(src, i, r, false, true);
     groups.add(src, i, r, false);
-  });
+  }, L > 0 ? scannedInto(test, groups, false, false) : undefined);
   const testGroups = groups.take(nCal);
   const options = { method: o.method ?? "CQR", alpha: o.alpha, rng: o.rng, ...(o.randomized !== undefined ? { randomized: o.randomized } : {}) };
   const width = Math.max(L, 1);
