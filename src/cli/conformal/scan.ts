@@ -93,7 +93,9 @@ export class RecordScanner {
       i++;
       while (i < end && isSpace(b[i])) i++;
       if (bit === 1) v = this.probabilities(b, i, end);
-      else if (bit === 4 || (bit === 2 && this.labelled)) {
+      else if (bit === 2 && this.labelled && this.keys.length <= 16 && (v = this.nameAt(b, i, end)) >= 0) {
+        // the label written as one of the names' own quoted bytes: no string made
+      } else if (bit === 4 || (bit === 2 && this.labelled)) {
         v = plainStringEnd(b, i, end);
         if (v < 0) return false;
         const text = Buffer.from(b.buffer, b.byteOffset + i + 1, v - i - 2).toString();
@@ -115,6 +117,18 @@ export class RecordScanner {
     i++;
     while (i < end && isSpace(b[i])) i++;
     return i === end && (seen & 1) === 1 && (!this.labelled || (seen & 2) === 2);
+  }
+
+  /** A name's quoted bytes at `i` (the label's index in `label`): their end, or -1. */
+  private nameAt(b: Uint8Array, i: number, end: number): number {
+    for (let j = 0; j < this.keys.length; j++) {
+      const key = this.keys[j]!;
+      if (keyIs(b, i, end, key)) {
+        this.label = j;
+        return i + key.length;
+      }
+    }
+    return -1;
   }
 
   /** The probabilities object at `i`, names in order; its end, or -1. */
