@@ -47,7 +47,8 @@ export function commandSection({ dir, n: N, width: K, cal, test, median }: Optio
     let bytes = 0;
     const write = process.stdout.write.bind(process.stdout);
     const total = median(() => {
-      process.stdout.write = ((c: string) => ((bytes += c.length), true)) as typeof process.stdout.write;
+      // Encoded as a write to a file would (a string output is flattened and encoded there, not here).
+      process.stdout.write = ((c: string | Buffer) => ((bytes += typeof c === "string" ? Buffer.byteLength(c) : c.length), true)) as typeof process.stdout.write;
       try {
         void conformalCommand(["set", ...args, "--calibration", join(dir, "cal.jsonl"), "--test", join(dir, "test.jsonl")]);
       } finally {

@@ -1,6 +1,5 @@
 // The command's one JSON object, written in pieces: the head with JSON.stringify, then one prediction at a
-// time into ~1 MiB chunks, so 100,000 predictions never become one string or one array of objects.
-// Written as pieces appended to one chunk string, not one string per prediction joined later.
+// time into ~1 MiB chunks of bytes, so 100,000 predictions never become one string or one array of objects.
 
 /** A number as the command prints it: finite numbers as JSON numbers, ±∞ as the strings "Infinity" / "-Infinity". */
 export const num = (x: number): string => (Number.isFinite(x) ? String(x) : `"${x}"`);
@@ -9,21 +8,22 @@ export const finite = (x: number): number | string => (Number.isFinite(x) ? x : 
 const CHUNK = 1 << 20;
 
 export class JsonOut {
-  // One growing string per ~1 MiB chunk: appending short pieces to it, flattened once at the write, costs
-  // half of building each prediction as its own string and joining them.
-  private text: string;
+  // Pieces are written into a Buffer as they come (a prediction or a few at a time): flattening one long
+  // string of many small pieces at the write cost more than encoding the short strings one by one. A new
+  // Buffer per chunk, since a pipe's write keeps the one it was given until it is sent.
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private at = 0;
   private first = true;
 
   /** Writes `head` (an object) with its last key `predictions` left open for add(). */
   constructor(head: Record<string, unknown>) {
-    this.text = JSON.stringify({ ...head, predictions: [] }).slice(0, -2); // drop "]}"
+    this.addText(JSON.stringify({ ...head, predictions: [] }).slice(0, -2)); // drop "]}"
   }
 
   /** One prediction, already JSON text. */
   add(json: string): void {
-    this.text += this.first ? json : "," + json;
+    this.addText(this.first ? json : "," + json);
     this.first = false;
-    if (this.text.length > CHUNK) this.flush();
   }
 
   /**
@@ -31,8 +31,11 @@ export class JsonOut {
    * first of the output preceded by a comma (`separator()` says whether the next one needs it).
    */
   addText(text: string): void {
-    this.text += text;
-    if (this.text.length > CHUNK) this.flush();
+    if (this.at + 3 * text.length > this.buf.length) {
+      this.flush();
+      if (3 * text.length > this.buf.length) return void process.stdout.write(text);
+    }
+    this.at += this.buf.write(text, this.at);
   }
 
   separator(): string {
@@ -42,12 +45,13 @@ export class JsonOut {
   }
 
   end(): void {
-    this.text += "]}\n";
+    this.addText("]}\n");
     this.flush();
   }
 
   private flush(): void {
-    if (this.text) process.stdout.write(this.text);
-    this.text = "";
+    if (this.at) process.stdout.write(this.buf.subarray(0, this.at));
+    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.at = 0;
   }
 }

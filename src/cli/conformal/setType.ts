@@ -86,12 +86,9 @@ export function runSet(o: ConformalOptions): void {
         for (let j = 0; j < K; j++) text += `${keyAt[j]!}[${num(va.p0[m + j]!)},${num(va.p1[m + j]!)}]`;
       }
       text += "}}";
-      if (text.length > 1 << 16) {
-        out.addText(text);
-        text = "";
-      }
+      out.addText(text);
+      text = "";
     }
-    out.addText(text);
   } else {
     // Records name different options: the per-row API, each record with its own names.
     const rows = rowsOf(test);
