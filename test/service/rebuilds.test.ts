@@ -2,7 +2,7 @@
 // alone, never decreasing, and built in the background a step before any request needs it.
 import { describe, expect, it } from "vitest";
 import { ProfileState } from "../../src/service/profiles/profileState.js";
-import { MIN_STEP, nextPrefix, rebuildPrefix, rebuilt, WHOLE_POOL_UP_TO } from "../../src/service/engine/rebuilds.js";
+import { MIN_STEP, nextPrefix, rebuildPrefix, rebuilt, startRebuilds, WHOLE_POOL_UP_TO } from "../../src/service/engine/rebuilds.js";
 
 const meta = { name: "p", backend: { provider: "client_evidence" }, method: "LAC", alpha: 0.1, strict_fingerprint: false, created_at: "2026-01-01T00:00:00.000Z" } as never;
 
@@ -59,5 +59,36 @@ describe("rebuild prefix", () => {
     expect(rebuildPrefix(later)).toBeGreaterThan(rebuildPrefix(n));
     expect(ask(later)).toBe(rebuildPrefix(later));
     expect(built[1]).toEqual({ m: rebuildPrefix(later), by: "background" });
+  });
+
+  it("starts the builds a batch needs when it is applied, so a request after several batches without one finds them", async () => {
+    const state = new ProfileState(meta);
+    const built: { m: number; by: "request" | "background" }[] = [];
+    let inRequest = false;
+    let poolSize = 100_000;
+    const start = function* (m: number) {
+      for (let i = 0; i < 3; i++) yield;
+      built.push({ m, by: inRequest ? "request" : "background" });
+      return m;
+    };
+    const ask = (n: number) => {
+      inRequest = true;
+      try {
+        return rebuilt(state, "k", n, start, () => ({ n: poolSize, start }));
+      } finally {
+        inRequest = false;
+      }
+    };
+    expect(ask(poolSize)).toBe(rebuildPrefix(poolSize));
+    // Several steps of batches, no request between them; each applied batch starts what its size needs.
+    for (let b = 0; b < 40; b++) {
+      poolSize += 1000;
+      startRebuilds(state);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const before = built.length;
+    expect(ask(poolSize)).toBe(rebuildPrefix(poolSize));
+    expect(built.length).toBe(before); // nothing built by the request
+    expect(built.filter((b) => b.m === rebuildPrefix(poolSize))).toEqual([{ m: rebuildPrefix(poolSize), by: "background" }]);
   });
 });

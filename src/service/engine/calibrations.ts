@@ -9,7 +9,7 @@ import {
 } from "./conformal.js";
 import { extended } from "./extended.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { rebuildPrefix, rebuilt, VENN_ABERS_WINDOW } from "./rebuilds.js";
+import { rebuildPrefix, rebuilt, VENN_ABERS_WINDOW, type Source } from "./rebuilds.js";
 import { exampleUniforms } from "./seeds.js";
 
 export function setMethodOf(profile: ProfileState, override?: string): string {
@@ -37,10 +37,13 @@ export function setCalibration(profile: ProfileState, pool: ProbabilityPool, met
       probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m), ...(pool.groups ? { groups: pool.groups.slice(0, m) } : {}),
     });
     if (upper === "RAPS") {
-      return rebuilt(profile, cacheKey, pool.n, function* (m) {
+      const raps = (p: ProbabilityPool) => function* (m: number) {
         yield;
-        return calibrateSet(sliced(m), { method, alpha, rng: rngFromString(`${profile.name}#raps@${m}`) });
-      });
+        return calibrateSet({
+          probabilities: { data: p.rows.subarray(0, m * K), width: K }, labels: p.labels.subarray(0, m), ...(p.groups ? { groups: p.groups.slice(0, m) } : {}),
+        }, { method, alpha, rng: rngFromString(`${profile.name}#raps@${m}`) });
+      };
+      return rebuilt(profile, cacheKey, pool.n, raps(pool), again(pool, raps));
     }
     const randomized = upper !== "LAC";
     return extended(
@@ -59,6 +62,16 @@ export function setCalibration(profile: ProfileState, pool: ProbabilityPool, met
   });
 }
 
+/** How a rebuilt calibration finds its pool at a later version (rebuilds.ts `startRebuilds`). */
+export function again<T>(pool: ProbabilityPool, build: (p: ProbabilityPool) => (m: number) => Generator<void, T>): (() => Source<T>) | undefined {
+  const current = pool.current;
+  if (!current) return undefined;
+  return () => {
+    const p = current();
+    return { n: p.n, start: build(p) };
+  };
+}
+
 /**
  * One-vs-rest Venn–Abers per option (the set answer's `venn_abers`): on the last VENN_ABERS_WINDOW rows of the
  * pool's rebuild prefix (the whole pool while it is small), built in the background (rebuilds.ts).
@@ -67,8 +80,11 @@ export function optionBeliefs(profile: ProfileState, pool: ProbabilityPool): Cal
   const cacheKey = `option-beliefs|${key(pool.names)}`;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
-    const examples = (from: number, to: number) => ({ probabilities: { data: pool.rows.subarray(from * K, to * K), width: K }, labels: pool.labels.subarray(from, to) });
-    return rebuilt(profile, cacheKey, pool.n, (m) => calibrateOptionBeliefsSteps(examples(Math.max(0, m - VENN_ABERS_WINDOW), m)));
+    const fit = (p: ProbabilityPool) => (m: number) => {
+      const from = Math.max(0, m - VENN_ABERS_WINDOW);
+      return calibrateOptionBeliefsSteps({ probabilities: { data: p.rows.subarray(from * K, m * K), width: K }, labels: p.labels.subarray(from, m) });
+    };
+    return rebuilt(profile, cacheKey, pool.n, fit(pool), again(pool, fit));
   });
 }
 
@@ -81,16 +97,17 @@ export function beliefCalibration(profile: ProfileState): { cal: CalibratedBelie
   const pool = beliefPool(profile);
   return cached(profile, "belief", () => {
     const window = (m: number) => Math.min(m, VENN_ABERS_WINDOW);
-    const cal = rebuilt(profile, "belief", pool.n, (m) => {
+    const fit = (p: ProbabilityPool) => (m: number) => {
       const from = m - window(m);
       const scores = new Float64Array(m - from);
       const labels = new Uint8Array(m - from);
       for (let i = from; i < m; i++) {
-        scores[i - from] = pool.rows[2 * i + 1]!;
-        labels[i - from] = pool.labels[i] === 1 ? 1 : 0;
+        scores[i - from] = p.rows[2 * i + 1]!;
+        labels[i - from] = p.labels[i] === 1 ? 1 : 0;
       }
       return calibrateBeliefSteps(scores, labels);
-    });
+    };
+    const cal = rebuilt(profile, "belief", pool.n, fit(pool), again(pool, fit));
     return { cal, rows: window(rebuildPrefix(pool.n)) };
   });
 }

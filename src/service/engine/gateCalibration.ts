@@ -7,6 +7,7 @@ import type { ProfileState } from "../profiles/profileState.js";
 import { calibrateGate, calibrateGateSorted, extendGateScores, NO_GATE_SCORES, type CalibratedGate, type GateGuarantee, type GateScores } from "./conformal.js";
 import { extended } from "./extended.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
+import { again } from "./calibrations.js";
 import { rebuilt } from "./rebuilds.js";
 
 /** The pass / fail pool of gate queries: rows are [p(fail), p(pass)], label 1 = pass. */
@@ -48,11 +49,12 @@ export function gateCalibration(profile: ProfileState, spec: GateSpec): { cal: C
     const pool = gatePool(profile);
     const sorted = calibrateGateSorted(gateScores(profile, pool), spec, options);
     if (sorted) return { cal: sorted, rows: pool.n };
-    const cal = rebuilt(profile, cacheKey, pool.n, function* (m) {
+    const build = (p: ProbabilityPool) => function* (m: number) {
       yield;
-      const { scores, labels } = columns(pool, 0, m);
+      const { scores, labels } = columns(p, 0, m);
       return calibrateGate({ scores, labels, losses: Float64Array.from(labels, (l) => (l ? spec.pass : spec.fail)) }, options);
-    });
+    };
+    const cal = rebuilt(profile, cacheKey, pool.n, build(pool), again(pool, build));
     return { cal, rows: cal.n };
   });
 }

@@ -61,6 +61,8 @@ export interface ProbabilityPool {
   n: number;
   /** Examples whose probabilities were estimated from samples (L0). */
   estimated: number;
+  /** The same pool at the profile's current version (later batches' rows included). */
+  current?: () => ProbabilityPool;
 }
 
 /** A pool being extended as the profile grows: examples are only ever appended, so each is scanned once. */
@@ -155,6 +157,7 @@ export function probabilityPool(state: ProfileState, names: readonly string[], o
       groupCounts: options.grouped ? new Map(pool.groupCounts) : undefined,
       n: pool.n,
       estimated: pool.estimated,
+      current: () => probabilityPool(state, names, options),
     };
   });
 }

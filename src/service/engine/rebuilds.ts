@@ -51,7 +51,12 @@ const builds = new WeakMap<ProfileState, Map<string, Build<unknown>[]>>();
  * Built here when no background build has finished it (the first request, or after a start); the next
  * prefix's build is started in the background.
  */
-export function rebuilt<T>(profile: ProfileState, key: string, n: number, start: (m: number) => Generator<void, T>): T {
+export function rebuilt<T>(profile: ProfileState, key: string, n: number, start: (m: number) => Generator<void, T>, current?: () => Source<T>): T {
+  if (current) {
+    let bySource = sources.get(profile);
+    if (!bySource) sources.set(profile, (bySource = new Map()));
+    bySource.set(key, current);
+  }
   let byKey = builds.get(profile);
   if (!byKey) builds.set(profile, (byKey = new Map()));
   let list = byKey.get(key) as Build<T>[] | undefined;
@@ -75,6 +80,46 @@ export function rebuilt<T>(profile: ProfileState, key: string, n: number, start:
   }
   byKey.set(key, list.filter((b) => b.prefix >= m));
   return build.value;
+}
+
+/** The pool as it is now: its size and the stepwise build on its first m rows. */
+export interface Source<T> {
+  n: number;
+  start: (m: number) => Generator<void, T>;
+}
+
+/** Per profile, how each rebuilt calibration finds its pool again (for builds started by a batch). */
+const sources = new WeakMap<ProfileState, Map<string, () => Source<unknown>>>();
+
+/**
+ * After a batch: starts in the background the builds the profile's new size needs — the prefix it serves and
+ * the next — for every rebuilt calibration it has served, so that a request of a kind that was not asked at
+ * the versions in between still finds its calibration built (or being built) rather than building it itself.
+ */
+export function startRebuilds(profile: ProfileState): void {
+  const bySource = sources.get(profile);
+  if (!bySource) return;
+  setImmediate(() => {
+    let byKey = builds.get(profile);
+    if (!byKey) builds.set(profile, (byKey = new Map()));
+    for (const [key, current] of bySource) {
+      let source: Source<unknown>;
+      try {
+        source = current();
+      } catch {
+        continue; // e.g. examples before a checkpoint not read yet: the request that needs them builds it
+      }
+      // Prefixes never shrink: builds below the one served now are never needed again.
+      const list = (byKey.get(key) ?? []).filter((b) => b.prefix >= rebuildPrefix(source.n));
+      byKey.set(key, list);
+      for (const m of new Set([rebuildPrefix(source.n), nextPrefix(source.n)])) {
+        if (list.some((b) => b.prefix === m && !b.failed)) continue;
+        const build: Build<unknown> = { prefix: m, steps: source.start(m) };
+        list.push(build);
+        inBackground(build);
+      }
+    }
+  });
 }
 
 function finish<T>(steps: Generator<void, T>): T {

@@ -19,6 +19,7 @@ import { poolCount } from "../engine/pools.js";
 import { countSnapshots } from "../engine/snapshots.js";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { feedPools } from "./eagerPools.js";
+import { startRebuilds } from "../engine/rebuilds.js";
 import { ProfileState } from "./profileState.js";
 import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
 
@@ -198,6 +199,7 @@ export class ProfileStore {
     state.applyEvent(seq, record);
     if (record.t !== "examples") return;
     feedPools(state, record.examples);
+    startRebuilds(state); // Venn–Abers and RAPS of the new size, in the background (engine/rebuilds.ts)
     this.maybeCheckpoint(state);
   }
 
