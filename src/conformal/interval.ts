@@ -35,6 +35,17 @@ export function cqrScore(lower: number, upper: number, y: number): number {
   return Math.max(lower - y, y - upper);
 }
 
+/**
+ * Math.max(a, b) for finite a and b, without its branch (which of the two is larger is a coin flip on real
+ * data, and the mispredicted branch cost more than the rest of calibration). a·1 and b·1 are exact and a·0,
+ * b·0 are zeros that change neither the other term nor, by IEEE 754's signed-zero sums, the sign of a zero
+ * maximum: the result is Math.max's, bit for bit, −0 included.
+ */
+export function maxOfFinite(a: number, b: number): number {
+  const m = +(b > a);
+  return a * (1 - m) + b * m;
+}
+
 export function calibrateNumericInterval(examples: NumericIntervalExamples, options: { alpha: number }): CalibratedNumericInterval {
   const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
   return calibrateNumericIntervalBatch({ lower: examples.lower, upper: examples.upper, y: examples.y, ...(groups ? { groups } : {}) }, options);
@@ -58,7 +69,7 @@ export function calibrateNumericIntervalBatch(
       const f = !Number.isFinite(lo) ? "lower" : !Number.isFinite(hi) ? "upper" : "y";
       throw invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
     }
-    scores[i] = cqrScore(lo, hi, y);
+    scores[i] = maxOfFinite(lo - y, y - hi); // cqrScore(lo, hi, y)
   }
   const names = batch.groups?.names;
   return Object.freeze({
@@ -98,7 +109,11 @@ export function predictNumericIntervalBatch(
   const qs = Float64Array.from(strata, (st) => st.threshold);
   const ns = Int32Array.from(strata, (st) => st.n);
   const codes = batch.groups?.codes;
-  const out = { lower: new Float64Array(m), upper: new Float64Array(m), threshold: new Float64Array(m), n: new Int32Array(m) };
+  const outLower = new Float64Array(m);
+  const outUpper = new Float64Array(m);
+  const out = { lower: outLower, upper: outUpper } as { lower: Float64Array; upper: Float64Array; threshold: Float64Array; n: Int32Array };
+  const threshold = codes ? new Float64Array(m) : undefined;
+  const n = codes ? new Int32Array(m) : undefined;
   const { lower, upper } = batch;
   for (let i = 0; i < m; i++) {
     const lo = lower[i]!;
@@ -107,10 +122,30 @@ export function predictNumericIntervalBatch(
     const c = codes ? codes[i]! : 0;
     if (!(c >= 0 && c < qs.length)) throw invalid(`groups.codes[${i}] must be in 0..${qs.length - 1}, got ${c}`, `groups.codes[${i}]`);
     const q = qs[c]!;
-    out.lower[i] = lo - q;
-    out.upper[i] = hi + q;
-    out.threshold[i] = q;
-    out.n[i] = ns[c]!;
+    outLower[i] = lo - q;
+    outUpper[i] = hi + q;
+    if (threshold) threshold[i] = q;
+    if (n) n[i] = ns[c]!;
+  }
+  if (threshold && n) {
+    out.threshold = threshold;
+    out.n = n;
+  } else {
+    // Without groups every row has the one stratum's q̂ and n: those columns are written when first read (writing
+    // memory never touched before costs several times more than writing reused memory).
+    lazyColumn(out, "threshold", () => new Float64Array(m).fill(qs[0]!));
+    lazyColumn(out, "n", () => new Int32Array(m).fill(ns[0]!));
   }
   return out;
+}
+
+/** Defines `key` on `target` as a value made by `make` when first read (enumerable, like a data property). */
+function lazyColumn<T extends object>(target: T, key: string, make: () => unknown): void {
+  let value: unknown;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= make()),
+    set: (v: unknown) => (value = v),
+  });
 }

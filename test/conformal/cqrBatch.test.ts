@@ -1,0 +1,59 @@
+// Numeric CQR calibration takes max(lo − y, y − hi) without a branch (interval.ts's maxOfFinite). It must be
+// Math.max bit for bit, signed zeros included, so calibrations equal the per-example score cqrScore's.
+import { describe, expect, it } from "vitest";
+import { calibrateNumericIntervalBatch, cqrScore, mulberry32 } from "../../src/conformal/index.js";
+import { maxOfFinite } from "../../src/conformal/interval.js";
+
+const SPECIAL = [-0, 0, 1, -1, 0.5, -0.5, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308, 2.5, 0.1 + 0.2, 0.3];
+
+describe("maxOfFinite", () => {
+  it("is Math.max on every pair of special finite values, −0 and +0 told apart", () => {
+    for (const a of SPECIAL) for (const b of SPECIAL) expect(Object.is(maxOfFinite(a, b), Math.max(a, b))).toBe(true);
+  });
+});
+
+describe("numeric CQR calibration", () => {
+  it("keeps the scores cqrScore gives, zeros and ties included (20 random sets)", () => {
+    const rng = mulberry32(3);
+    const pick = () => (rng() < 0.2 ? SPECIAL[Math.floor(rng() * 8)]! : Math.round((rng() * 4 - 2) * 8) / 8);
+    for (let c = 0; c < 20; c++) {
+      const n = 50 + c * 30;
+      const lower = Float64Array.from({ length: n }, pick);
+      const upper = Float64Array.from({ length: n }, pick);
+      const y = Float64Array.from({ length: n }, pick);
+      const cal = calibrateNumericIntervalBatch({ lower, upper, y }, { alpha: 0.1 });
+      const want = Array.from({ length: n }, (_, i) => cqrScore(lower[i]!, upper[i]!, y[i]!)).sort((a, b) => a - b || (Object.is(a, -0) ? -1 : Object.is(b, -0) ? 1 : 0));
+      const got = Array.from(cal.strata.get("")!.scores);
+      expect(got.length).toBe(n);
+      got.forEach((s, i) => expect(Object.is(s, want[i])).toBe(true));
+    }
+  });
+});
+
+describe("numeric CQR prediction", () => {
+  it("gives every row the threshold and n of its stratum, also when they are written on first read (no groups)", async () => {
+    const { predictNumericIntervalBatch, predictNumericInterval, encodeGroups } = await import("../../src/conformal/index.js");
+    const rng = mulberry32(8);
+    const n = 300;
+    const lower = Float64Array.from({ length: n }, () => rng() - 1);
+    const upper = Float64Array.from(lower, (x) => x + rng());
+    const y = Float64Array.from({ length: n }, () => rng() * 2 - 1);
+    const groups = Array.from({ length: n }, () => (rng() < 0.5 ? "a" : "b"));
+    const test = { lower: Float64Array.of(-1, 0, 0.5), upper: Float64Array.of(1, 0.25, 2) };
+    for (const grouped of [false, true]) {
+      const cal = calibrateNumericIntervalBatch({ lower, upper, y, ...(grouped ? { groups: encodeGroups(groups) } : {}) }, { alpha: 0.2 });
+      const testGroups = ["b", "a", "b"];
+      const got = predictNumericIntervalBatch(cal, { ...test, ...(grouped ? { groups: encodeGroups(testGroups) } : {}) });
+      const want = [0, 1, 2].map((i) => predictNumericInterval(cal, { lower: test.lower[i]!, upper: test.upper[i]!, ...(grouped ? { group: testGroups[i]! } : {}) }));
+      expect(Object.keys(got)).toEqual(["lower", "upper", "threshold", "n"]);
+      expect(got.threshold).toBe(got.threshold);
+      const plain = { ...got };
+      expect(Array.from(plain.lower)).toEqual(want.map((w) => w.lower));
+      expect(Array.from(plain.upper)).toEqual(want.map((w) => w.upper));
+      expect(Array.from(plain.threshold)).toEqual(want.map((w) => w.threshold));
+      expect(Array.from(plain.n)).toEqual(want.map((w) => w.n));
+      expect(got.threshold).toBeInstanceOf(Float64Array);
+      expect(got.n).toBeInstanceOf(Int32Array);
+    }
+  });
+});
