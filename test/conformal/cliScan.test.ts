@@ -48,6 +48,15 @@ describe("readNumber: JSON.parse's double from the bytes", () => {
     for (const t of ["-", "+1", ".5", "1.", "1e", "1e+", "--1", "-.5", "x", ""]) expect(readNumber(Buffer.from(t), 0, t.length, out, 0), t).toBe(-1);
     expect(readNumber(Buffer.from("01"), 0, 2, out, 0)).toBe(1); // "0", then a byte the caller refuses
     expect(readNumber(Buffer.from("1.5x"), 0, 4, out, 0)).toBe(3);
+    // Digits stop at any byte that is not one, next to "0" and "9" too, and at `end`.
+    for (const stop of [0x2f, 0x3a, 0xfa, 0xff, 0x00, 0x45]) {
+      const b = Buffer.from([...Buffer.from("0.1234567"), stop, ...Buffer.from("1234")]);
+      const end = readNumber(b, 0, b.length, out, 0);
+      expect(end === 9 || (stop === 0x45 && end === 14), String(stop)).toBe(true);
+      if (end === 9) expect(out[0]).toBe(0.1234567);
+    }
+    expect(readNumber(Buffer.from("0.12345678"), 0, 6, out, 0)).toBe(6);
+    expect(out[0]).toBe(0.1234);
   });
 });
 
