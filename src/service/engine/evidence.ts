@@ -63,14 +63,20 @@ function plainProbabilities(map: unknown): boolean {
  * a pool scan pays for every example of the profile and ingestion for every example of a batch.
  */
 export function exampleEvidence(example: ExampleRecord): Evidence | undefined {
-  const raw = example.metadata?.evidence as Record<string, unknown> | undefined;
+  const raw = example.metadata?.evidence;
   if (raw === undefined) return undefined;
-  if (raw !== null && typeof raw === "object" && !Array.isArray(raw) && raw.samples === undefined && raw.hidden_states === undefined
-    && raw.claim_scoring === undefined && plainProbabilities(raw.option_probabilities) && plainProbabilities(raw.level_probabilities)) {
-    return raw as Evidence;
-  }
+  const plain = plainEvidence(raw);
+  if (plain) return plain;
   const parsed = evidenceSchema.safeParse(raw);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The evidence as it is when it holds probability maps alone that the schema accepts unchanged; else undefined. */
+export function plainEvidence(raw: unknown): Evidence | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  if (o.samples !== undefined || o.hidden_states !== undefined || o.claim_scoring !== undefined) return undefined;
+  return plainProbabilities(o.option_probabilities) && plainProbabilities(o.level_probabilities) ? (o as Evidence) : undefined;
 }
 
 /** A label as an option or level name: strings as they are, numbers and booleans spelled out (true → yes). */
