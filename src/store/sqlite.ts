@@ -21,7 +21,10 @@ export class SqliteEngine implements SqlEngine {
   readonly forUpdate = "";
   readonly skipLocked = "";
   private tail: Promise<unknown> = Promise.resolve();
-  /** Read statements as prepared, with the order `$n` parameters take as SQLite's positional `?`. */
+  /**
+   * Read statements as prepared, with the order `$n` parameters take as SQLite's positional `?`; kept for the
+   * connection's life, never dropped (sqliteWorker.js says why: better-sqlite3 12 on Node 24).
+   */
   private readonly statements = new Map<string, { statement: Database.Statement; order: number[] }>();
   private readonly listeners: ((payload: string) => void)[] = [];
   private poll: NodeJS.Timeout | undefined;
@@ -34,15 +37,19 @@ export class SqliteEngine implements SqlEngine {
    */
   static async open(file: string): Promise<SqliteEngine> {
     let reader: Database.Database;
+    const kept: Database.Statement[] = [];
     try {
       reader = new Database(file, { timeout: BUSY_MS });
       // WAL is a property of the file: set here too, so a file that cannot take it fails the open, as before.
-      reader.pragma("journal_mode = WAL");
-      reader.pragma("query_only = ON");
+      kept.push(reader.prepare("PRAGMA journal_mode = WAL"), reader.prepare("PRAGMA query_only = ON"));
+      kept[0]!.get();
+      kept[1]!.run();
     } catch (err) {
       throw classifyStoreError(err);
     }
-    return new SqliteEngine(reader, new ThreadSlot({ file, busyMs: BUSY_MS }), file);
+    const engine = new SqliteEngine(reader, new ThreadSlot({ file, busyMs: BUSY_MS }), file);
+    kept.forEach((statement, i) => engine.statements.set(`-- open ${i}`, { statement, order: [] }));
+    return engine;
   }
 
   async all<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -70,7 +77,6 @@ export class SqliteEngine implements SqlEngine {
         return "?";
       });
       s = { statement: this.reader.prepare(rewritten), order };
-      if (this.statements.size > 256) this.statements.clear();
       this.statements.set(text, s);
     }
     return s;

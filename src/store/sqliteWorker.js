@@ -43,13 +43,32 @@ function send(reply, rows) {
   }
 }
 
+/**
+ * Every statement prepared here is kept for the connection's life, pragmas included (the driver's pragma()
+ * drops one per call): on Node 24, better-sqlite3 12 aborts the process when it garbage-collects a statement
+ * at a moment Node has no current environment (its issue #1515; version 13 needs Node 22). The store's
+ * statements are a small fixed set.
+ * @type {Database.Statement[]}
+ */
+const kept = [];
+/** @param {Database.Database} db @param {string} text */
+function keep(db, text) {
+  const statement = db.prepare(text);
+  kept.push(statement);
+  return statement;
+}
+
+/** @type {Database.Statement | undefined} */
+let dataVersion;
+
 /** The connection, or undefined (and the thread ending) when the file cannot be opened. */
 function open() {
   try {
     const db = new Database(file, { timeout: busyMs });
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma("foreign_keys = ON");
+    keep(db, "PRAGMA journal_mode = WAL").get();
+    keep(db, "PRAGMA synchronous = FULL").run();
+    keep(db, "PRAGMA foreign_keys = ON").run();
+    dataVersion = keep(db, "PRAGMA data_version").pluck();
     port?.postMessage({ id: 0, value: "open" });
     return db;
   } catch (err) {
@@ -75,8 +94,7 @@ function prepared(db, text) {
       order.push(Number(n) - 1);
       return "?";
     });
-    s = { statement: db.prepare(rewritten), order };
-    if (statements.size > 256) statements.clear();
+    s = { statement: keep(db, rewritten), order };
     statements.set(text, s);
   }
   return s;
@@ -126,7 +144,7 @@ function answer(db, req) {
       if (db.inTransaction) db.exec("ROLLBACK");
       return send({ id: req.id, value: null });
     case "version":
-      return send({ id: req.id, value: db.pragma("data_version", { simple: true }) });
+      return send({ id: req.id, value: dataVersion?.get() });
     case "close":
       db.close();
       send({ id: req.id, value: null });
