@@ -64,7 +64,10 @@ export class ColumnReader {
     return new Type(bytes.buffer, bytes.byteOffset, count) as T;
   }
 
-  /** The value `encode` made, its columns copied (calibrated objects own their arrays) and its objects frozen. */
+  /**
+   * The value `encode` made, its columns copied (calibrated objects own their arrays). Objects are left unfrozen:
+   * an engine that extends a calibration in place must be able to extend a restored one.
+   */
   decode(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((v) => this.decode(v));
     if (value === null || typeof value !== "object") return value;
@@ -77,6 +80,6 @@ export class ColumnReader {
     if ("$map" in o) return new Map((o.$map as [unknown, unknown][]).map(([k, v]) => [this.decode(k), this.decode(v)]));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(o)) out[k] = this.decode(v);
-    return Object.freeze(out);
+    return out;
   }
 }
