@@ -50,8 +50,8 @@ export function claimExampleScore(claims: readonly LabelledClaim[]): number {
   return worst;
 }
 
-export function calibrateClaims(examples: readonly (readonly LabelledClaim[])[], options: { alpha: number }): CalibratedClaims {
-  checkUnitOpen(options.alpha, "alpha");
+/** Each example's score, an error naming the example that has no valid one. */
+function exampleScores(examples: readonly (readonly LabelledClaim[])[]): Float64Array {
   const scores = new Float64Array(examples.length);
   for (let i = 0; i < examples.length; i++) {
     try {
@@ -60,7 +60,12 @@ export function calibrateClaims(examples: readonly (readonly LabelledClaim[])[],
       throw invalid(`examples[${i}]: ${(e as Error).message}`, `examples[${i}]`);
     }
   }
-  const stratum = makeStratum(sortScores(scores), options.alpha);
+  return scores;
+}
+
+export function calibrateClaims(examples: readonly (readonly LabelledClaim[])[], options: { alpha: number }): CalibratedClaims {
+  checkUnitOpen(options.alpha, "alpha");
+  const stratum = makeStratum(sortScores(exampleScores(examples)), options.alpha);
   return Object.freeze({ kind: "claim" as const, alpha: options.alpha, n: examples.length, threshold: stratum.threshold, stratum });
 }
 
@@ -71,15 +76,7 @@ export function calibrateClaims(examples: readonly (readonly LabelledClaim[])[],
 export function extendClaims(cal: CalibratedClaims, examples: readonly (readonly LabelledClaim[])[]): CalibratedClaims {
   assertKind(cal, "claim", "extendClaims");
   if (examples.length === 0) return cal;
-  const scores = new Float64Array(examples.length);
-  for (let i = 0; i < examples.length; i++) {
-    try {
-      scores[i] = claimExampleScore(examples[i]!);
-    } catch (e) {
-      throw invalid(`examples[${i}]: ${(e as Error).message}`, `examples[${i}]`);
-    }
-  }
-  const stratum = extendStratum(cal.stratum, scores, cal.alpha);
+  const stratum = extendStratum(cal.stratum, exampleScores(examples), cal.alpha);
   return Object.freeze({ kind: "claim" as const, alpha: cal.alpha, n: cal.n + examples.length, threshold: stratum.threshold, stratum });
 }
 

@@ -1,7 +1,7 @@
 // Conformalized quantile regression (Romano, Patterson & Candès 2019) for numeric predictions: the signed
 // score max(lo − y, y − hi), and the test interval [lo − q̂, hi + q̂] (q̂ may be negative: narrowing).
 
-import { checkUnitOpen, invalid } from "./errors.js";
+import { checkUnitOpen, invalid, type ConformalError } from "./errors.js";
 import { assertKind, type SetExamples } from "./setTypes.js";
 import { encodeGroups, type GroupCodes } from "./setBatch.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
@@ -51,6 +51,12 @@ export function calibrateNumericInterval(examples: NumericIntervalExamples, opti
   return calibrateNumericIntervalBatch({ lower: examples.lower, upper: examples.upper, y: examples.y, ...(groups ? { groups } : {}) }, options);
 }
 
+/** The error for row i of a CQR batch whose lower, upper or y is not finite, naming the first such field. */
+export function nonFiniteCqrRow(lo: number, hi: number, i: number): ConformalError {
+  const f = !Number.isFinite(lo) ? "lower" : !Number.isFinite(hi) ? "upper" : "y";
+  return invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
+}
+
 /** Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n) + one sort per group. */
 export function calibrateNumericIntervalBatch(
   batch: { readonly lower: ArrayLike<number>; readonly upper: ArrayLike<number>; readonly y: ArrayLike<number>; readonly groups?: GroupCodes },
@@ -66,8 +72,7 @@ export function calibrateNumericIntervalBatch(
     const hi = batch.upper[i]!;
     const y = batch.y[i]!;
     if (!(Number.isFinite(lo) && Number.isFinite(hi) && Number.isFinite(y))) {
-      const f = !Number.isFinite(lo) ? "lower" : !Number.isFinite(hi) ? "upper" : "y";
-      throw invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
+      throw nonFiniteCqrRow(lo, hi, i);
     }
     scores[i] = maxOfFinite(lo - y, y - hi); // cqrScore(lo, hi, y)
   }

@@ -5,12 +5,11 @@
 
 import { ConformalError, invalid } from "./errors.js";
 import { trueScore } from "./intervalBatch.js";
-import { cqrScore, type CalibratedNumericInterval } from "./interval.js";
+import { cqrScore, nonFiniteCqrRow, type CalibratedNumericInterval } from "./interval.js";
 import type { CalibratedOrdinal } from "./ordinal.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { assertKind } from "./setTypes.js";
-import { stratumKey } from "./strata.js";
-import { extendStrata } from "./strataExtend.js";
+import { checkBatchGroups, extendStrata, pushScore } from "./strataExtend.js";
 
 export interface IntervalExtension {
   /** Row-major b × L level probabilities of the new examples, levels low → high. */
@@ -24,22 +23,6 @@ export interface IntervalExtension {
   readonly uniforms?: ArrayLike<number>;
 }
 
-function checkGroups(grouped: boolean, groups: ArrayLike<string> | undefined, count: number, what: string): void {
-  if (grouped !== (groups !== undefined)) {
-    throw new ConformalError("GROUP_REQUIRED", `${what}: the calibration was ${grouped ? "" : "not "}made per group, so the batch ${grouped ? "needs" : "must not have"} groups`, { field: "groups" });
-  }
-  if (groups && groups.length !== count) throw invalid(`groups has ${groups.length} entries for ${count} rows`, "groups");
-}
-
-function push(buckets: Map<string, number[]>, groups: ArrayLike<string> | undefined, i: number, score: number): void {
-  const group = groups ? groups[i] : undefined;
-  if (groups && typeof group !== "string") throw invalid(`groups[${i}] must be a string`, `groups[${i}]`);
-  const key = stratumKey(group, undefined);
-  let bucket = buckets.get(key);
-  if (!bucket) buckets.set(key, (bucket = []));
-  bucket.push(score);
-}
-
 /** The calibration of `cal`'s examples followed by the batch's, without touching `cal`. */
 export function extendInterval(cal: CalibratedOrdinal, batch: IntervalExtension): CalibratedOrdinal {
   assertKind(cal, "interval", "extendInterval");
@@ -48,7 +31,7 @@ export function extendInterval(cal: CalibratedOrdinal, batch: IntervalExtension)
   if (!Number.isInteger(L) || L < 1 || d.length % L !== 0) throw invalid(`probabilities has ${d.length} entries, not a multiple of width ${L}`, "width");
   const count = d.length / L;
   if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} rows`, "labels");
-  checkGroups(cal.grouped, batch.groups, count, "extendInterval");
+  checkBatchGroups(cal.grouped, batch.groups, count, "extendInterval");
   const u = batch.uniforms;
   if (cal.randomized && (!u || u.length !== count)) throw new ConformalError("RNG_REQUIRED", `extendInterval: ${cal.method} is randomized, pass one uniform per row`, { field: "uniforms" });
   if (count === 0) return cal;
@@ -59,7 +42,7 @@ export function extendInterval(cal: CalibratedOrdinal, batch: IntervalExtension)
     checkPackedRow(rows, i, "probabilities");
     const y = labels[i]!;
     if (!Number.isInteger(y) || y < 0 || y >= L) throw invalid(`labels[${i}] must be an option index in 0..${L - 1}, got ${y}`, `labels[${i}]`);
-    push(buckets, batch.groups, i, trueScore(cal.method, cal.alpha, rows, i, y, cal.randomized ? u![i]! : cal.method === "CQR" ? 0 : 1));
+    pushScore(buckets, batch.groups, i, trueScore(cal.method, cal.alpha, rows, i, y, cal.randomized ? u![i]! : cal.method === "CQR" ? 0 : 1));
   }
   return Object.freeze({ ...cal, levels: L, n: cal.n + count, strata: extendStrata(cal.strata, buckets, cal.alpha) });
 }
@@ -72,7 +55,7 @@ export function extendNumericInterval(
   assertKind(cal, "numeric-interval", "extendNumericInterval");
   const count = batch.y.length;
   if (batch.lower.length !== count || batch.upper.length !== count) throw invalid("lower, upper and y must have equal lengths", "lower");
-  checkGroups(cal.grouped, batch.groups, count, "extendNumericInterval");
+  checkBatchGroups(cal.grouped, batch.groups, count, "extendNumericInterval");
   if (count === 0) return cal;
   const buckets = new Map<string, number[]>();
   for (let i = 0; i < count; i++) {
@@ -80,10 +63,9 @@ export function extendNumericInterval(
     const hi = batch.upper[i]!;
     const y = batch.y[i]!;
     if (!(Number.isFinite(lo) && Number.isFinite(hi) && Number.isFinite(y))) {
-      const f = !Number.isFinite(lo) ? "lower" : !Number.isFinite(hi) ? "upper" : "y";
-      throw invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
+      throw nonFiniteCqrRow(lo, hi, i);
     }
-    push(buckets, batch.groups, i, cqrScore(lo, hi, y));
+    pushScore(buckets, batch.groups, i, cqrScore(lo, hi, y));
   }
   return Object.freeze({ ...cal, n: cal.n + count, strata: extendStrata(cal.strata, buckets, cal.alpha) });
 }

@@ -9,8 +9,7 @@
 import { ConformalError, invalid } from "./errors.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { trueLabelScore } from "./setKernels.js";
-import { stratumKey } from "./strata.js";
-import { extendStrata } from "./strataExtend.js";
+import { checkBatchGroups, extendStrata, pushScore } from "./strataExtend.js";
 import { assertKind, type CalibratedSet } from "./setTypes.js";
 
 export { kthOfTwo, mergeAscending } from "./strataExtend.js";
@@ -38,10 +37,7 @@ export function extendSet(cal: CalibratedSet, batch: SetExtension): CalibratedSe
   if (!Number.isInteger(K) || K < 1 || d.length % K !== 0) throw invalid(`probabilities has ${d.length} entries, not a multiple of width ${K}`, "width");
   const count = d.length / K;
   if (labels.length !== count) throw invalid(`labels has ${labels.length} entries for ${count} probability rows`, "labels");
-  if (cal.grouped !== (batch.groups !== undefined)) {
-    throw new ConformalError("GROUP_REQUIRED", `extendSet: the calibration was ${cal.grouped ? "" : "not "}made per group, so the batch ${cal.grouped ? "needs" : "must not have"} groups`, { field: "groups" });
-  }
-  if (batch.groups && batch.groups.length !== count) throw invalid(`groups has ${batch.groups.length} entries for ${count} rows`, "groups");
+  checkBatchGroups(cal.grouped, batch.groups, count, "extendSet");
   const u = batch.uniforms;
   if (cal.randomized && (!u || u.length !== count)) throw new ConformalError("RNG_REQUIRED", `extendSet: ${cal.method} is randomized, pass one uniform per row`, { field: "uniforms" });
   if (count === 0) return cal;
@@ -51,12 +47,7 @@ export function extendSet(cal: CalibratedSet, batch: SetExtension): CalibratedSe
     checkPackedRow(rows, i, "probabilities");
     const y = labels[i]!;
     if (!Number.isInteger(y) || y < 0 || y >= K) throw invalid(`labels[${i}] must be an option index in 0..${K - 1}, got ${y}`, `labels[${i}]`);
-    const group = batch.groups ? batch.groups[i] : undefined;
-    if (batch.groups && typeof group !== "string") throw invalid(`groups[${i}] must be a string`, `groups[${i}]`);
-    const key = cal.classConditional ? stratumKey(group, y) : stratumKey(group, undefined);
-    let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = []));
-    bucket.push(trueLabelScore(cal.method, rows, i, y, cal.randomized ? u![i]! : 1, cal.lambda, cal.kReg));
+    pushScore(buckets, batch.groups, i, trueLabelScore(cal.method, rows, i, y, cal.randomized ? u![i]! : 1, cal.lambda, cal.kReg), cal.classConditional ? y : undefined);
   }
   const ordered = extendStrata(cal.strata, buckets, cal.alpha);
   return Object.freeze({ ...cal, n: cal.n + count, strata: ordered });

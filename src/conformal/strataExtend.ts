@@ -4,14 +4,33 @@
 // O(b log b + d) and the n scores are copied once per n/16 added. The result equals a stratum built from all
 // the scores at once, field by field (the merged scores are built when first read, for p-values).
 
+import { ConformalError, invalid } from "./errors.js";
 import { conformalRank } from "./quantile.js";
 import { sortAscending } from "./sortFloat.js";
-import type { Stratum } from "./strata.js";
+import { stratumKey, type Stratum } from "./strata.js";
 
 const EMPTY = new Float64Array(0);
 const FOLD_AT_LEAST = 1024;
 /** The two sorted parts of an extended stratum, for the next extension and for counting. */
 const parts = new WeakMap<Stratum, { base: Float64Array; delta: Float64Array }>();
+
+/** A batch's groups match the calibration's: present exactly when it was made per group, one per row. */
+export function checkBatchGroups(grouped: boolean, groups: ArrayLike<string> | undefined, count: number, what: string): void {
+  if (grouped !== (groups !== undefined)) {
+    throw new ConformalError("GROUP_REQUIRED", `${what}: the calibration was ${grouped ? "" : "not "}made per group, so the batch ${grouped ? "needs" : "must not have"} groups`, { field: "groups" });
+  }
+  if (groups && groups.length !== count) throw invalid(`groups has ${groups.length} entries for ${count} rows`, "groups");
+}
+
+/** Row i's score into the bucket of its stratum (its group, and its label when calibrated per class). */
+export function pushScore(buckets: Map<string, number[]>, groups: ArrayLike<string> | undefined, i: number, score: number, label?: number): void {
+  const group = groups ? groups[i] : undefined;
+  if (groups && typeof group !== "string") throw invalid(`groups[${i}] must be a string`, `groups[${i}]`);
+  const key = stratumKey(group, label);
+  let bucket = buckets.get(key);
+  if (!bucket) buckets.set(key, (bucket = []));
+  bucket.push(score);
+}
 
 /**
  * `strata` with each bucket's scores (any order) added to its stratum, new strata created; in key order.
