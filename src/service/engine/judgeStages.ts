@@ -8,7 +8,7 @@ import type { ProfileState } from "../profiles/profileState.js";
 import { setCalibration } from "./calibrations.js";
 import type { CalibratedSet } from "./conformal.js";
 import { labelName } from "./evidence.js";
-import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
+import { cached, grow, probabilityPool, type ProbabilityPool } from "./pools.js";
 import type { QueryInput } from "./types.js";
 
 /** The stage name of the query's own evidence in the trail (and in its calibration: `option_probabilities`). */
@@ -57,13 +57,6 @@ interface StagePool {
 }
 
 const stagePools = new WeakMap<ProfileState, Map<string, StagePool>>();
-
-function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
-  if (needed <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2, 64));
-  next.set(array);
-  return next;
-}
 
 /**
  * The pool of model stage `stage`: its judgement of every example labelled with one of `names`. The examples

@@ -84,7 +84,8 @@ export interface GrowingPool {
 
 const growing = new WeakMap<ProfileState, Map<string, GrowingPool>>();
 
-function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
+/** `array`, or a copy at least twice as long when `needed` entries do not fit (amortised O(1) appends). */
+export function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
   const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2, 64));
   next.set(array);
