@@ -6,6 +6,30 @@ import { MIN_STEP, nextPrefix, rebuildPrefix, rebuilt, startRebuilds, WHOLE_POOL
 
 const meta = { name: "p", backend: { provider: "client_evidence" }, method: "LAC", alpha: 0.1, strict_fingerprint: false, created_at: "2026-01-01T00:00:00.000Z" } as never;
 
+/**
+ * A profile whose builds (three turns each) record whether a request or the background ran them; `ask` is a
+ * request for the prefix of n rows. With `poolSize`, applied batches know the pool's size (startRebuilds).
+ */
+function recordedBuilds(poolSize?: () => number) {
+  const state = new ProfileState(meta);
+  const built: { m: number; by: "request" | "background" }[] = [];
+  let inRequest = false;
+  const start = function* (m: number) {
+    for (let i = 0; i < 3; i++) yield;
+    built.push({ m, by: inRequest ? "request" : "background" });
+    return m;
+  };
+  const ask = (n: number) => {
+    inRequest = true;
+    try {
+      return poolSize ? rebuilt(state, "k", n, start, () => ({ n: poolSize(), start })) : rebuilt(state, "k", n, start);
+    } finally {
+      inRequest = false;
+    }
+  };
+  return { state, built, ask };
+}
+
 describe("rebuild prefix", () => {
   it("is the whole pool while small, then lags the pool by one to two steps and never decreases", () => {
     let last = 0;
@@ -34,22 +58,7 @@ describe("rebuild prefix", () => {
   });
 
   it("builds the next prefix in the background, so that the request that needs it finds it ready", async () => {
-    const state = new ProfileState(meta);
-    const built: { m: number; by: "request" | "background" }[] = [];
-    let inRequest = false;
-    const start = function* (m: number) {
-      for (let i = 0; i < 3; i++) yield;
-      built.push({ m, by: inRequest ? "request" : "background" });
-      return m;
-    };
-    const ask = (n: number) => {
-      inRequest = true;
-      try {
-        return rebuilt(state, "k", n, start);
-      } finally {
-        inRequest = false;
-      }
-    };
+    const { built, ask } = recordedBuilds();
     const n = 100_000;
     expect(ask(n)).toBe(rebuildPrefix(n));
     expect(built).toEqual([{ m: rebuildPrefix(n), by: "request" }]);
@@ -62,23 +71,8 @@ describe("rebuild prefix", () => {
   });
 
   it("starts the builds a batch needs when it is applied, so a request after several batches without one finds them", async () => {
-    const state = new ProfileState(meta);
-    const built: { m: number; by: "request" | "background" }[] = [];
-    let inRequest = false;
     let poolSize = 100_000;
-    const start = function* (m: number) {
-      for (let i = 0; i < 3; i++) yield;
-      built.push({ m, by: inRequest ? "request" : "background" });
-      return m;
-    };
-    const ask = (n: number) => {
-      inRequest = true;
-      try {
-        return rebuilt(state, "k", n, start, () => ({ n: poolSize, start }));
-      } finally {
-        inRequest = false;
-      }
-    };
+    const { state, built, ask } = recordedBuilds(() => poolSize);
     expect(ask(poolSize)).toBe(rebuildPrefix(poolSize));
     // Several steps of batches, no request between them; each applied batch starts what its size needs.
     for (let b = 0; b < 40; b++) {
