@@ -1,10 +1,10 @@
 // Turns a POST .../examples into one log record: validates what the schema cannot (evidence shape, the
 // label against the evidence, groups, fingerprints), and runs the profile's monitors over the new examples
 // against the calibration as it stood before them, so their e-process states travel in the same record.
-import { evidenceSchema, fieldIssues, ValidationError, type ExampleRecord, type FieldIssue } from "../../api/index.js";
+import { fieldIssues, safeParseEvidence, ValidationError, type ExampleRecord, type FieldIssue } from "../../api/index.js";
 import { coveredBy, gateLoss } from "../engine/coverage.js";
 import { monitorEValue, rngFromString, updateMonitor } from "../engine/conformal.js";
-import { labelName, plainEvidence } from "../engine/evidence.js";
+import { labelName } from "../engine/evidence.js";
 import type { ProfileState } from "./profileState.js";
 import type { AlertRecord, ExamplesRecord, MonitorState } from "./records.js";
 
@@ -19,9 +19,7 @@ function validate(state: ProfileState, examples: readonly ExampleRecord[]): Fiel
     const path = `examples.${i}`;
     const raw = example.metadata?.evidence;
     if (raw !== undefined) {
-      // Probability maps alone are checked by hand (the schema's 10 µs an example was most of a batch's check).
-      const plain = plainEvidence(raw);
-      const parsed = plain ? { success: true as const, data: plain } : evidenceSchema.safeParse(raw);
+      const parsed = safeParseEvidence(raw);
       if (!parsed.success) {
         for (const issue of fieldIssues(parsed.error)) {
           const field = `${path}.metadata.evidence${issue.field ? `.${issue.field}` : ""}`;
