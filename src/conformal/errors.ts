@@ -34,6 +34,18 @@ export function checkUnitOpen(x: number, what: string): void {
   }
 }
 
+/**
+ * Caller-given uniforms (one u per row of a randomized method) must lie in [0, 1), as an rng's draws do: a u
+ * outside it is no randomization at all, and the kernels that assume the range would then disagree.
+ */
+export function checkUniforms(u: ArrayLike<number>, count: number, field = "uniforms"): void {
+  if (u.length !== count) throw invalid(`${field} has ${u.length} entries for ${count} rows`, field);
+  for (let i = 0; i < count; i++) {
+    const x = u[i]!;
+    if (!(x >= 0 && x < 1)) throw invalid(`${field}[${i}] must be a number in [0, 1), got ${x}`, `${field}[${i}]`);
+  }
+}
+
 export function invalid(message: string, field?: string): ConformalError {
   return new ConformalError("INVALID_ARGUMENT", message, field === undefined ? {} : { field });
 }

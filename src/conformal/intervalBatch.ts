@@ -2,7 +2,7 @@
 // upper / y columns, each with optional group codes (Mondrian). The per-row API (ordinal.ts, interval.ts) is
 // a thin layer on these, so both give the same intervals bit for bit.
 
-import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
+import { ConformalError, checkUniforms, checkUnitOpen, invalid } from "./errors.js";
 import { resolveMethod, type IntervalMethod } from "./registry.js";
 import type { Rng } from "./rng.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
@@ -100,6 +100,7 @@ export function predictIntervalBatch(cal: CalibratedOrdinal, batch: IntervalBatc
   if (cal.levels && L !== cal.levels) throw invalid(`rows have ${L} levels, calibration had ${cal.levels}`, "probabilities");
   if (batch.groups && batch.groups.codes.length !== count) throw invalid(`groups has ${batch.groups.codes.length} entries for ${count} rows`, "groups");
   let uniforms = options.uniforms;
+  if (cal.randomized && uniforms) checkUniforms(uniforms, count);
   if (cal.randomized && !uniforms) {
     if (!options.rng) throw new ConformalError("RNG_REQUIRED", "predictIntervalBatch: randomized calibration, pass rng or uniforms", { field: "rng" });
     uniforms = new Float64Array(count);

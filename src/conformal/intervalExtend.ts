@@ -3,7 +3,7 @@
 // batch costs O(b log b) and the threshold stays the ⌈(n+1)(1−α)⌉-th score. With each example's u fixed
 // (`uniforms`, one per row), the result equals a full calibration on all the examples, field by field.
 
-import { ConformalError, invalid } from "./errors.js";
+import { ConformalError, checkUniforms, invalid } from "./errors.js";
 import { trueScore } from "./intervalBatch.js";
 import { cqrScore, nonFiniteCqrRow, type CalibratedNumericInterval } from "./interval.js";
 import type { CalibratedOrdinal } from "./ordinal.js";
@@ -34,6 +34,7 @@ export function extendInterval(cal: CalibratedOrdinal, batch: IntervalExtension)
   checkBatchGroups(cal.grouped, batch.groups, count, "extendInterval");
   const u = batch.uniforms;
   if (cal.randomized && (!u || u.length !== count)) throw new ConformalError("RNG_REQUIRED", `extendInterval: ${cal.method} is randomized, pass one uniform per row`, { field: "uniforms" });
+  if (cal.randomized) checkUniforms(u!, count);
   if (count === 0) return cal;
   if (cal.levels && L !== cal.levels) throw invalid(`rows have ${L} levels, calibration had ${cal.levels}`, "probabilities");
   const rows: PackedRows = { data: d, count, width: L, starts: undefined };

@@ -2,7 +2,7 @@
 // optional group codes; predict a whole batch into a Uint8Array membership (N × K) and set sizes, with no
 // object or string per row. The per-row API (set.ts) is a thin layer on the same core and kernels.
 
-import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
+import { ConformalError, checkUniforms, checkUnitOpen, invalid } from "./errors.js";
 import { resolveMethod, type SetMethod } from "./registry.js";
 import type { Rng } from "./rng.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
@@ -201,6 +201,7 @@ export function predictSetBatch(cal: CalibratedSet, batch: SetBatch, options: Se
   if (batch.groups) checkGroupCodes(batch.groups, count);
   let uniforms = options.uniforms;
   if (uniforms && uniforms.length !== count) throw invalid(`uniforms has ${uniforms.length} entries for ${count} rows`, "uniforms");
+  if (uniforms && cal.randomized) checkUniforms(uniforms, count);
   if (cal.randomized && !uniforms && !options.rng) throw new ConformalError("RNG_REQUIRED", `predictSetBatch: ${cal.method} is randomized, pass rng or uniforms`, { field: "rng" });
   if (!cal.randomized) uniforms = undefined;
   // The fast kernels draw row i's u as they reach it (the same sequence, no N-long array); the general one reads them.

@@ -6,7 +6,7 @@
 // row), the result equals calibrateSet on all the examples, field by field (the merged scores are built when
 // first read, for p-values).
 
-import { ConformalError, invalid } from "./errors.js";
+import { ConformalError, checkUniforms, invalid } from "./errors.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { trueLabelScore } from "./setKernels.js";
 import { checkBatchGroups, extendStrata, pushScore } from "./strataExtend.js";
@@ -40,6 +40,7 @@ export function extendSet(cal: CalibratedSet, batch: SetExtension): CalibratedSe
   checkBatchGroups(cal.grouped, batch.groups, count, "extendSet");
   const u = batch.uniforms;
   if (cal.randomized && (!u || u.length !== count)) throw new ConformalError("RNG_REQUIRED", `extendSet: ${cal.method} is randomized, pass one uniform per row`, { field: "uniforms" });
+  if (cal.randomized) checkUniforms(u!, count);
   if (count === 0) return cal;
   const rows: PackedRows = { data: d, count, width: K, starts: undefined };
   const buckets = new Map<string, number[]>();
