@@ -21,6 +21,7 @@ export type { Stratum } from "./strata.js";
 // set
 export {
   calibrateSet,
+  calibrateSetSteps,
   predictSet,
   setScores,
   type SetExamples,

@@ -4,12 +4,13 @@
 
 import { ConformalError, invalid } from "./errors.js";
 import { conformalRank } from "./quantile.js";
-import { permutation, type Rng } from "./rng.js";
+import type { Rng } from "./rng.js";
 import type { PackedRows } from "./rowsPacked.js";
 import { rankRow } from "./rankRow.js";
 import { selectKth } from "./select.js";
 import { minimumN } from "./sampleSize.js";
 import type { SetOptions } from "./setTypes.js";
+import { drain } from "./vennAbersFit.js";
 
 export const RAPS_LAMBDA_GRID: readonly number[] = [0.001, 0.01, 0.1, 0.2, 0.5];
 /** Used when the tuning split is too small for a finite quantile (the paper's defaults). */
@@ -45,18 +46,44 @@ export interface TuningSplit {
 
 /** The random split: a permutation of the rows, its first ⌊n · fraction⌋ tune. */
 export function splitForTuning(n: number, options: SetOptions): TuningSplit {
+  return drain(splitForTuningSteps(n, options));
+}
+
+/** Rows shuffled, placed or listed between two yields of the stepwise forms. */
+export const RAPS_STEP = 65_536;
+
+/** splitForTuning in steps (yielding every RAPS_STEP rows of the shuffle and of the split): same draws, same split. */
+export function* splitForTuningSteps(n: number, options: SetOptions): Generator<void, TuningSplit> {
   if (!options.rng) throw new ConformalError("RNG_REQUIRED", "RAPS tuning splits the calibration data at random: pass rng (or fixed lambda and kReg)", { field: "rng" });
   const fraction = options.tuningFraction ?? 0.2;
   if (!(fraction > 0 && fraction < 1)) throw invalid(`tuningFraction must be in (0, 1), got ${fraction}`, "tuningFraction");
-  const perm = permutation(n, options.rng);
+  const rng = options.rng;
+  // permutation(n, rng) of rng.ts, its Fisher–Yates loop in pieces.
+  const perm = new Int32Array(n);
+  for (let i = 0; i < n; i++) perm[i] = i;
+  for (let i = n - 1; i > 0; i -= RAPS_STEP) {
+    shuffleDown(perm, rng, i, Math.max(0, i - RAPS_STEP));
+    yield;
+  }
   const nTune = Math.floor(n * fraction);
   // Tuning rows are read in ascending order (in the permutation's order every row missed the cache), so each
   // keeps its place for its u.
   const place = new Int32Array(n);
   for (let t = 0; t < nTune; t++) place[perm[t]!] = t + 1;
+  yield;
   const rest = new Int32Array(n - nTune);
   for (let i = 0, r = 0; i < n; i++) if (!place[i]) rest[r++] = i;
-  return { rng: options.rng, place, rest, nTune, tuned: nTune >= minimumN(options.alpha) };
+  return { rng, place, rest, nTune, tuned: nTune >= minimumN(options.alpha) };
+}
+
+/** Fisher–Yates swaps for i = from down to to + 1 (to ≥ 0), as permutation draws them. */
+function shuffleDown(p: Int32Array, rng: Rng, from: number, to: number): void {
+  for (let i = from; i > to; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const t = p[i]!;
+    p[i] = p[j]!;
+    p[j] = t;
+  }
 }
 
 /**
@@ -127,7 +154,12 @@ export function tuneRaps(rows: PackedRows, labels: ArrayLike<number>, options: S
 
 /** k_reg from the tuning rows' label ranks, then the grid's λ with the smallest total set size (first on ties). */
 export function pickRaps(tr: TuningRows, alpha: number): { lambda: number; kReg: number } {
-  const { base, start, apsScores, ranks } = tr;
+  return drain(pickRapsSteps(tr, alpha));
+}
+
+/** pickRaps in steps: yields after each grid point. Same result. */
+export function* pickRapsSteps(tr: TuningRows, alpha: number): Generator<void, { lambda: number; kReg: number }> {
+  const { start, ranks } = tr;
   const nTune = ranks.length;
   const kReg = Math.max(0, Math.min(quantileOf(Float64Array.from(ranks), alpha), 1e9));
   let widest = 0;
@@ -136,19 +168,28 @@ export function pickRaps(tr: TuningRows, alpha: number): { lambda: number; kReg:
   let best: { lambda: number; size: number } = { lambda: RAPS_DEFAULTS.lambda, size: Infinity };
   const s = new Float64Array(nTune);
   for (const lambda of RAPS_LAMBDA_GRID) {
-    for (let t = 0; t < nTune; t++) s[t] = apsScores[t]! + lambda * Math.max(0, ranks[t]! - kReg);
-    const q = quantileOf(s, alpha);
-    // The penalty of rank x + 1, the same in every row.
-    for (let x = 0; x < widest; x++) penAt[x] = lambda > 0 ? lambda * Math.max(0, x + 1 - kReg) : 0;
-    let size = 0;
-    for (let k = 0; k < nTune; k++) {
-      const b = start[k]!;
-      const w = start[k + 1]! - b;
-      for (let x = 0; x < w; x++) size += +(base[b + x]! + penAt[x]! <= q); // branchless: unpredictable
-    }
+    yield;
+    const size = gridSize(tr, alpha, kReg, lambda, s, penAt);
     if (size < best.size) best = { lambda, size };
   }
   return { lambda: best.lambda, kReg };
+}
+
+/** Total set size over the tuning rows at one λ (s, penAt: scratch of nTune and the widest row). */
+function gridSize(tr: TuningRows, alpha: number, kReg: number, lambda: number, s: Float64Array, penAt: Float64Array): number {
+  const { base, start, apsScores, ranks } = tr;
+  const nTune = ranks.length;
+  for (let t = 0; t < nTune; t++) s[t] = apsScores[t]! + lambda * Math.max(0, ranks[t]! - kReg);
+  const q = quantileOf(s, alpha);
+  // The penalty of rank x + 1, the same in every row.
+  for (let x = 0; x < penAt.length; x++) penAt[x] = lambda > 0 ? lambda * Math.max(0, x + 1 - kReg) : 0;
+  let size = 0;
+  for (let k = 0; k < nTune; k++) {
+    const b = start[k]!;
+    const w = start[k + 1]! - b;
+    for (let x = 0; x < w; x++) size += +(base[b + x]! + penAt[x]! <= q); // branchless: unpredictable
+  }
+  return size;
 }
 
 /** The split-conformal quantile of the scores (conformalQuantile's value), by selection; reorders `scores`. */

@@ -7,7 +7,7 @@ import type { SetMethod } from "./registry.js";
 import { checkProbabilities } from "./rows.js";
 import { packRows, type PackedRows } from "./rowsPacked.js";
 import type { Rng } from "./rng.js";
-import { calibrateSetCore, encodeGroups, resolveStrata } from "./setBatch.js";
+import { calibrateSetCore, calibrateSetCoreSteps, encodeGroups, resolveStrata } from "./setBatch.js";
 import { predictRows, trueLabelScore, type ResolvedStrata } from "./setKernels.js";
 import { assertKind, type CalibratedSet, type SetExamples, type SetOptions, type SetPrediction, type SetQuery } from "./setTypes.js";
 
@@ -38,6 +38,13 @@ export function calibrateSet(examples: SetExamples, options: SetOptions): Calibr
   const rows = packRows(examples.probabilities);
   const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
   return calibrateSetCore(rows, examples.labels, groups, options);
+}
+
+/** calibrateSet in steps (RAPS with tuning yields every few tens of thousands of rows): same result. */
+export function calibrateSetSteps(examples: SetExamples, options: SetOptions): Generator<void, CalibratedSet> {
+  const rows = packRows(examples.probabilities);
+  const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
+  return calibrateSetCoreSteps(rows, examples.labels, groups, options);
 }
 
 function checkGroup(grouped: boolean, group: string | undefined, verb: string): void {

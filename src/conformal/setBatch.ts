@@ -10,7 +10,8 @@ import { predictLacRows, predictRows, trueLabelScore, type ResolvedStrata, type 
 import { apsTrueScores, badLabel, predictApsRows } from "./apsRows.js";
 import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
 import { fixedRaps, tuneRaps } from "./rapsTuning.js";
-import { calibrateRapsRows } from "./rapsRows.js";
+import { calibrateRapsRowsSteps } from "./rapsRows.js";
+import { drain } from "./vennAbersFit.js";
 import { assertKind, type CalibratedSet, type SetOptions } from "./setTypes.js";
 import { checkGroupCodes, rowOf, type GroupCodes } from "./groupCodes.js";
 
@@ -47,6 +48,11 @@ export interface SetBatchPrediction extends SetOutputs {
 
 /** Calibrates from packed rows; shared by calibrateSet (per row) and calibrateSetBatch. O(n K + n). */
 export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, groups: GroupCodes | undefined, options: SetOptions): CalibratedSet {
+  return drain(calibrateSetCoreSteps(rows, labels, groups, options));
+}
+
+/** calibrateSetCore in steps: RAPS with tuning yields every RAPS_STEP rows (rapsRows.ts); the rest runs in one piece. */
+export function* calibrateSetCoreSteps(rows: PackedRows, labels: ArrayLike<number>, groups: GroupCodes | undefined, options: SetOptions): Generator<void, CalibratedSet> {
   checkUnitOpen(options.alpha, "alpha");
   const method = resolveMethod(options.method, "set").name as SetMethod;
   const classConditional = options.classConditional ?? false;
@@ -88,7 +94,7 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
   if (method === "RAPS") {
     const fixed = fixedRaps(options);
     if (fixed) ({ lambda, kReg } = fixed);
-    else if (checkedWhileScoring) ({ lambda, kReg, calibrationIndices: select, scores: scored } = calibrateRapsRows(rows, labels, options, randomized));
+    else if (checkedWhileScoring) ({ lambda, kReg, calibrationIndices: select, scores: scored } = yield* calibrateRapsRowsSteps(rows, labels, options, randomized));
     else ({ lambda, kReg, calibrationIndices: select } = tuneRaps(rows, labels, options, randomized));
   }
   if (randomized && !options.rng) throw new ConformalError("RNG_REQUIRED", `${method} is randomized: pass rng (or randomized: false)`, { field: "rng" });
@@ -103,6 +109,7 @@ export function calibrateSetCore(rows: PackedRows, labels: ArrayLike<number>, gr
       scores[t] = trueLabelScore(method, rows, i, labels[i]!, randomized ? rng!() : 1, lambda, kReg);
     }
   }
+  if (select) yield; // RAPS: its threshold is a selection among the rest, another pass over them
   const K = rows.width;
   const names = groups?.names;
   let slots: Int32Array | undefined;
