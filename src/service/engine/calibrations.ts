@@ -4,12 +4,12 @@
 import { INTERVAL_METHODS, SET_METHODS } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import {
-  calibrateBeliefSteps, calibrateInterval, calibrateOptionBeliefsSteps, calibrateSet, extendInterval, extendSet, rngFromString,
+  calibrateBeliefSteps, calibrateInterval, calibrateOptionBeliefsSteps, calibrateSet, calibrateSetSteps, extendInterval, extendSet, rngFromString,
   type CalibratedBelief, type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
 } from "./conformal.js";
 import { extended } from "./extended.js";
 import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
-import { rebuildPrefix, rebuilt, VENN_ABERS_WINDOW, type Source } from "./rebuilds.js";
+import { rebuilt, VENN_ABERS_WINDOW, type Source } from "./rebuilds.js";
 import { exampleUniforms } from "./seeds.js";
 
 export function setMethodOf(profile: ProfileState, override?: string): string {
@@ -26,24 +26,27 @@ const key = (names: readonly string[]) => names.join("\u0000");
  * Conformal set over `names` (sorted), Mondrian when `pool` was built grouped. LAC and APS extend the last
  * version's calibration with the rows added since (a merge, exactly what a full calibration gives: each
  * example's u is fixed by its position); RAPS, whose tuning split moves with n, is rebuilt (rebuilds.ts).
- * `scope` keeps apart calibrations of different pools over the same names (judge stages).
+ * `scope` keeps apart calibrations of different pools over the same names (judge stages). `exact` (audits and
+ * monitors): RAPS on the version's own prefix, never an earlier one still answering while it is being built.
  */
-export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number, scope = ""): CalibratedSet {
-  const cacheKey = `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}${scope ? `|${scope}` : ""}`;
+export function setCalibration(profile: ProfileState, pool: ProbabilityPool, method: string, alpha: number, scope = "", exact = false): CalibratedSet {
+  const rebuiltKey = `set|${method}|${alpha}|${pool.groups !== undefined}|${key(pool.names)}${scope ? `|${scope}` : ""}`;
+  const upper = method.toUpperCase();
+  const cacheKey = exact && upper === "RAPS" ? `${rebuiltKey}|exact` : rebuiltKey;
   return cached(profile, cacheKey, () => {
     const K = pool.names.length;
-    const upper = method.toUpperCase();
     const sliced = (m: number) => ({
       probabilities: { data: pool.rows.subarray(0, m * K), width: K }, labels: pool.labels.subarray(0, m), ...(pool.groups ? { groups: pool.groups.slice(0, m) } : {}),
     });
     if (upper === "RAPS") {
+      // In steps (a million rows: a few hundred ms in all), a slice at a time in the background.
       const raps = (p: ProbabilityPool) => function* (m: number) {
         yield;
-        return calibrateSet({
+        return yield* calibrateSetSteps({
           probabilities: { data: p.rows.subarray(0, m * K), width: K }, labels: p.labels.subarray(0, m), ...(p.groups ? { groups: p.groups.slice(0, m) } : {}),
         }, { method, alpha, rng: rngFromString(`${profile.name}#raps@${m}`) });
       };
-      return rebuilt(profile, cacheKey, pool.n, raps(pool), again(pool, raps));
+      return rebuilt(profile, rebuiltKey, pool.n, raps(pool), again(pool, raps), exact).value;
     }
     const randomized = upper !== "LAC";
     return extended(
@@ -84,7 +87,7 @@ export function optionBeliefs(profile: ProfileState, pool: ProbabilityPool): Cal
       const from = Math.max(0, m - VENN_ABERS_WINDOW);
       return calibrateOptionBeliefsSteps({ probabilities: { data: p.rows.subarray(from * K, m * K), width: K }, labels: p.labels.subarray(from, m) });
     };
-    return rebuilt(profile, cacheKey, pool.n, fit(pool), again(pool, fit));
+    return rebuilt(profile, cacheKey, pool.n, fit(pool), again(pool, fit)).value;
   });
 }
 
@@ -107,8 +110,8 @@ export function beliefCalibration(profile: ProfileState): { cal: CalibratedBelie
       }
       return calibrateBeliefSteps(scores, labels);
     };
-    const cal = rebuilt(profile, "belief", pool.n, fit(pool), again(pool, fit));
-    return { cal, rows: window(rebuildPrefix(pool.n)) };
+    const { value: cal, prefix } = rebuilt(profile, "belief", pool.n, fit(pool), again(pool, fit));
+    return { cal, rows: window(prefix) };
   });
 }
 

@@ -43,7 +43,7 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
   const group = profile.meta.group_by !== undefined ? profile.groupOf(example) : undefined;
   const pool = probabilityPool(profile, names, { grouped: group !== undefined });
   if (!p || pool.n < minimumNOf(alpha)) return undefined;
-  const cal = setCalibration(profile, pool, setMethodOf(profile), alpha);
+  const cal = setCalibration(profile, pool, setMethodOf(profile), alpha, "", true);
   const pred = predictSet(cal, { probabilities: p, options: names, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
   if (pred.n < minimumNOf(alpha)) return undefined;
   return pred.set.includes(name);

@@ -15,6 +15,7 @@ import { HUMAN_QUEUE } from "./conformal.js";
 import { answerGate } from "./gateQuery.js";
 import { answerInterval } from "./intervalQuery.js";
 import { answerJudge } from "./judgeQuery.js";
+import { CalibrationPending, whenBuilt } from "./rebuilds.js";
 import { answerRoute, stagePrompt } from "./routeQuery.js";
 import { answerSet, predictSetsTogether } from "./setQuery.js";
 import type { QueryInput, QueryOutcome, StageCaller, Usage } from "./types.js";
@@ -109,17 +110,23 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     // in order, as the general path below would; the first failure is the answer either way.
     const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
     const inputs: QueryInput[] = entries.map(([name, query]) => ({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }));
-    if (inputs.length > 1) predictSetsTogether(inputs);
-    const outcomes: QueryOutcome[] = [];
-    for (const input of inputs) outcomes.push(runQuery(input) as QueryOutcome);
-    return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
+    try {
+      if (inputs.length > 1) predictSetsTogether(inputs);
+      const outcomes: QueryOutcome[] = [];
+      for (const input of inputs) outcomes.push(runQuery(input) as QueryOutcome);
+      return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
+    } catch (err) {
+      // A long calibration's first build (rebuilds.ts): this request waits for it, others go on meanwhile.
+      if (err instanceof CalibrationPending) return err.ready.then(() => evaluate(body, deps));
+      throw err;
+    }
   }
   return Promise.all(entries.map(async ([name, query]) => {
     const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings });
+    return whenBuilt(() => runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings }));
   })).then((outcomes) => respond(entries.map(([name]) => name), outcomes, backend, usage, warnings));
 }
 

@@ -54,7 +54,7 @@ export function gateCalibration(profile: ProfileState, spec: GateSpec): { cal: C
       const { scores, labels } = columns(p, 0, m);
       return calibrateGate({ scores, labels, losses: Float64Array.from(labels, (l) => (l ? spec.pass : spec.fail)) }, options);
     };
-    const cal = rebuilt(profile, cacheKey, pool.n, build(pool), again(pool, build));
+    const cal = rebuilt(profile, cacheKey, pool.n, build(pool), again(pool, build)).value;
     return { cal, rows: cal.n };
   });
 }

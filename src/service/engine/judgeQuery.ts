@@ -9,6 +9,7 @@ import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { judgePrompt, modelStagePool, REQUEST_STAGE, requestStagePool, stageCalibration } from "./judgeStages.js";
 import { minimumNOf, type ProbabilityPool } from "./pools.js";
+import { whenBuilt } from "./rebuilds.js";
 import { predictionRng } from "./seeds.js";
 import { queryProbabilities } from "./setQuery.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
@@ -72,7 +73,9 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
       };
       return { answer, insufficient: true };
     }
-    const step = judgeStage({ name: stageName, calibrated: stageCalibration(input, stageName, pool, method, alpha), probabilities: p, candidates: sorted }, rng);
+    // A first build of a long calibration is waited for here, so that the stages already called are not called again.
+    const calibrated = await whenBuilt(() => stageCalibration(input, stageName, pool, method, alpha));
+    const step = judgeStage({ name: stageName, calibrated, probabilities: p, candidates: sorted }, rng);
     trail.push({ stage: stageName, probabilities, set: step.set });
     winner = step.winner;
     if (winner !== null) break;

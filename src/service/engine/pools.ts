@@ -18,18 +18,19 @@ export function minimumNOf(alpha: number): number {
   return n;
 }
 
-/** Values derived from a profile's examples, kept while its version stays (at most `maxEntries`, oldest out first). */
+/** Values derived from a profile's examples, kept while its version (and calibration epoch) stays (at most `maxEntries`, oldest out first). */
 export class VersionedMemo {
-  private readonly caches = new WeakMap<ProfileState, { version: number; entries: Map<string, unknown> }>();
+  private readonly caches = new WeakMap<ProfileState, { version: number; epoch: number; entries: Map<string, unknown> }>();
   constructor(private readonly maxEntries: number) {}
 
   /** The value for `key` at the profile's current version, built on a miss (`build(arg)`: no closure per call). */
   get<T, A = undefined>(state: ProfileState, key: string, build: (arg: A) => T, arg?: A): T {
     let cache = this.caches.get(state);
-    if (!cache) this.caches.set(state, (cache = { version: state.version, entries: new Map() }));
-    if (cache.version !== state.version) {
+    if (!cache) this.caches.set(state, (cache = { version: state.version, epoch: state.calibrationEpoch, entries: new Map() }));
+    if (cache.version !== state.version || cache.epoch !== state.calibrationEpoch) {
       cache.entries.clear();
       cache.version = state.version;
+      cache.epoch = state.calibrationEpoch;
     }
     const hit = cache.entries.get(key);
     if (hit !== undefined || cache.entries.has(key)) return hit as T;

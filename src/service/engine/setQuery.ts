@@ -58,17 +58,17 @@ function buildPlan(names: readonly string[]): SetPlan {
 }
 
 /** The plan of the previous query: consecutive queries (and requests) mostly share one, found without a key. */
-let last: { profile: ProfileState; version: number; method: string; alpha: number; grouped: boolean; plan: SetPlan } | undefined;
+let last: { profile: ProfileState; version: number; epoch: number; method: string; alpha: number; grouped: boolean; plan: SetPlan } | undefined;
 
 function setPlan(profile: ProfileState, names: readonly string[], method: string, alpha: number, grouped: boolean): SetPlan {
-  if (last && last.profile === profile && last.version === profile.version && last.method === method && last.alpha === alpha
+  if (last && last.profile === profile && last.version === profile.version && last.epoch === profile.calibrationEpoch && last.method === method && last.alpha === alpha
     && last.grouped === grouped && sameNames(last.plan.names, names)) {
     return last.plan;
   }
   let plan = plans.get(profile, `${method}|${alpha}|${grouped}|${names.length}|${names.join("\u0000")}`, buildPlan, names);
   // The key joins names with NUL: a name holding one could collide, so the plan is checked, not trusted.
   if (!sameNames(plan.names, names)) plan = buildPlan(names);
-  last = { profile, version: profile.version, method, alpha, grouped, plan };
+  last = { profile, version: profile.version, epoch: profile.calibrationEpoch, method, alpha, grouped, plan };
   return plan;
 }
 

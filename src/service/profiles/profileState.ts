@@ -26,6 +26,11 @@ export class ProfileState {
   /** Asked to read the examples before `base` from the store (set by the profile store). */
   onExamplesNeeded: ((state: ProfileState) => void) | undefined;
   version = 0;
+  /**
+   * Moves when a calibration rebuilt in the background replaces the earlier one a request at this version was
+   * answered with (engine/rebuilds.ts): caches of calibrations are kept per version and epoch.
+   */
+  calibrationEpoch = 0;
   /** Sequence number of the last stored event applied (the store numbers every change of a profile). */
   seq = 0;
   fingerprint: string | undefined;
