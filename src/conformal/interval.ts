@@ -4,7 +4,10 @@
 import { checkUnitOpen, invalid, type ConformalError } from "./errors.js";
 import { assertKind, type SetExamples } from "./setTypes.js";
 import { encodeGroups, type GroupCodes } from "./setBatch.js";
-import { buildStrataBySlot, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
+import { buildStrataBySlot, makeLazyStratum, stratumKey, stratumOrEmpty, type Stratum } from "./strata.js";
+import { conformalRank } from "./quantile.js";
+import { cqrScoresAndKth } from "./cqrScores.js";
+export { maxOfFinite } from "./cqrScores.js";
 
 export interface NumericIntervalExamples {
   readonly lower: ArrayLike<number>;
@@ -35,17 +38,6 @@ export function cqrScore(lower: number, upper: number, y: number): number {
   return Math.max(lower - y, y - upper);
 }
 
-/**
- * Math.max(a, b) for finite a and b, without its branch (which of the two is larger is a coin flip on real
- * data, and the mispredicted branch cost more than the rest of calibration). a·1 and b·1 are exact and a·0,
- * b·0 are zeros that change neither the other term nor, by IEEE 754's signed-zero sums, the sign of a zero
- * maximum: the result is Math.max's, bit for bit, −0 included.
- */
-export function maxOfFinite(a: number, b: number): number {
-  const m = +(b > a);
-  return a * (1 - m) + b * m;
-}
-
 export function calibrateNumericInterval(examples: NumericIntervalExamples, options: { alpha: number }): CalibratedNumericInterval {
   const groups = examples.groups ? encodeGroups(examples.groups) : undefined;
   return calibrateNumericIntervalBatch({ lower: examples.lower, upper: examples.upper, y: examples.y, ...(groups ? { groups } : {}) }, options);
@@ -57,7 +49,7 @@ export function nonFiniteCqrRow(lo: number, hi: number, i: number): ConformalErr
   return invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
 }
 
-/** Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n) + one sort per group. */
+/** Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n); the sorted scores (p-values, persistence) only when read. */
 export function calibrateNumericIntervalBatch(
   batch: { readonly lower: ArrayLike<number>; readonly upper: ArrayLike<number>; readonly y: ArrayLike<number>; readonly groups?: GroupCodes },
   options: { alpha: number },
@@ -66,24 +58,20 @@ export function calibrateNumericIntervalBatch(
   const n = batch.y.length;
   if (batch.lower.length !== n || batch.upper.length !== n) throw invalid("lower, upper and y must have equal lengths", "lower");
   if (batch.groups && batch.groups.codes.length !== n) throw invalid(`groups has ${batch.groups.codes.length} entries for ${n} examples`, "groups");
-  const scores = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const lo = batch.lower[i]!;
-    const hi = batch.upper[i]!;
-    const y = batch.y[i]!;
-    if (!(Number.isFinite(lo) && Number.isFinite(hi) && Number.isFinite(y))) {
-      throw nonFiniteCqrRow(lo, hi, i);
-    }
-    scores[i] = maxOfFinite(lo - y, y - hi); // cqrScore(lo, hi, y)
-  }
+  // Without groups the one stratum's k-th score is selected in the pass that computes the scores.
+  const k = batch.groups ? 0 : conformalRank(n, options.alpha);
+  const { scores, kth } = cqrScoresAndKth(batch.lower, batch.upper, batch.y, k, nonFiniteCqrRow);
   const names = batch.groups?.names;
+  const strata = batch.groups
+    ? buildStrataBySlot(scores, batch.groups.codes, names!.length, (s) => stratumKey(names![s], undefined), options.alpha)
+    : new Map([["", makeLazyStratum(scores, options.alpha, kth)]]);
   return Object.freeze({
     kind: "numeric-interval" as const,
     method: "CQR" as const,
     alpha: options.alpha,
     n,
     grouped: batch.groups !== undefined,
-    strata: buildStrataBySlot(scores, batch.groups?.codes, names?.length ?? 1, (s) => stratumKey(names![s], undefined), options.alpha),
+    strata,
   });
 }
 
@@ -120,17 +108,28 @@ export function predictNumericIntervalBatch(
   const threshold = codes ? new Float64Array(m) : undefined;
   const n = codes ? new Int32Array(m) : undefined;
   const { lower, upper } = batch;
-  for (let i = 0; i < m; i++) {
+  if (!codes) {
+    // One stratum: the same q̂ for every row, so the loop is two reads and two writes.
+    const q = qs[0]!;
+    for (let i = 0; i < m; i++) {
+      const lo = lower[i]!;
+      const hi = upper[i]!;
+      if (!(lo - lo === 0 && hi - hi === 0)) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`); // ±∞ and NaN give NaN
+      outLower[i] = lo - q;
+      outUpper[i] = hi + q;
+    }
+  }
+  for (let i = 0; codes && i < m; i++) {
     const lo = lower[i]!;
     const hi = upper[i]!;
-    if (!(lo - lo === 0 && hi - hi === 0)) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`); // ±∞ and NaN give NaN
-    const c = codes ? codes[i]! : 0;
+    if (!(lo - lo === 0 && hi - hi === 0)) throw invalid(`lower[${i}] and upper[${i}] must be finite numbers`, `lower[${i}]`);
+    const c = codes[i]!;
     if (!(c >= 0 && c < qs.length)) throw invalid(`groups.codes[${i}] must be in 0..${qs.length - 1}, got ${c}`, `groups.codes[${i}]`);
     const q = qs[c]!;
     outLower[i] = lo - q;
     outUpper[i] = hi + q;
-    if (threshold) threshold[i] = q;
-    if (n) n[i] = ns[c]!;
+    threshold![i] = q;
+    n![i] = ns[c]!;
   }
   if (threshold && n) {
     out.threshold = threshold;

@@ -6,44 +6,72 @@
 
 import { sortAscending } from "./sortFloat.js";
 
-const SAMPLE_FROM = 4096;
+export const SAMPLE_FROM = 4096;
 /** Reused across calls: the pass writes up to n + 1 values. */
 let candidates = new Float64Array(0);
 
 /** k-th smallest (1-based, 1 ≤ k ≤ n) of `a` (may reorder `a`). Same value as sortAscending(a)[k − 1], −0 included. */
 export function selectKth(a: Float64Array, k: number): number {
-  const v = a.length >= SAMPLE_FROM ? sampledSelect(a, k) : hoareSelect(a, k);
+  return signedZero(a, k, a.length >= SAMPLE_FROM ? sampledSelect(a, k) : hoareSelect(a, k));
+}
+
+/** `v` (the k-th of `a` by <) as sorted order has it: ±0 compare equal, and every −0 sorts first. */
+function signedZero(a: Float64Array, k: number, v: number): number {
   if (v !== 0) return v;
-  // ±0 compare equal: sorted order puts every −0 first, so say which one the k-th is.
   let below = 0;
   for (let x = 0; x < a.length; x++) if (a[x]! < 0 || Object.is(a[x], -0)) below++;
   return below >= k ? -0 : 0;
 }
 
+/** Size of the sample that bands the k-th of n values; n ≥ SAMPLE_FROM. */
+export function bandSampleSize(n: number): number {
+  return Math.min(n >>> 2, Math.max(1024, Math.ceil(12 * Math.sqrt(n))));
+}
+
 /**
- * Bounds lo ≤ hi from a strided sample of m ≈ 12√n values, placed five binomial standard deviations either
- * side of k's position; one pass counts the values below lo and copies those in [lo, hi]. When the k-th lies
- * among the copies (all but astronomically rarely for any input order) it is selected there.
+ * The band [lo, hi] in which the k-th smallest of n values lies all but astronomically rarely (for any input
+ * order), from an ascending sample of them: five binomial standard deviations either side of k's position.
  */
-function sampledSelect(a: Float64Array, k: number): number {
-  const n = a.length;
-  const m = Math.min(n >>> 2, Math.max(1024, Math.ceil(12 * Math.sqrt(n))));
-  const sample = new Float64Array(m);
-  const stride = n / m;
-  for (let t = 0; t < m; t++) sample[t] = a[Math.floor(t * stride)]!;
-  sortAscending(sample);
+export function bandOfSample(sortedSample: Float64Array, n: number, k: number): { lo: number; hi: number } {
+  const m = sortedSample.length;
   const at = (k / n) * m;
   const spread = 5 * Math.sqrt((at * (m - at)) / m) + 4;
   const loAt = Math.floor(at - spread);
   const hiAt = Math.ceil(at + spread);
-  const lo = loAt < 0 ? -Infinity : sample[loAt]!;
-  const hi = hiAt >= m ? Infinity : sample[hiAt]!;
+  return { lo: loAt < 0 ? -Infinity : sortedSample[loAt]!, hi: hiAt >= m ? Infinity : sortedSample[hiAt]! };
+}
+
+/**
+ * Room for the values a one-pass filter keeps (reused across calls; at least n + 1 entries): the pass writes
+ * every value at the next free slot, which advances only for one in the band.
+ */
+export function bandScratch(n: number): Float64Array {
   if (candidates.length <= n) candidates = new Float64Array(n + 1);
-  const c = candidates;
+  return candidates;
+}
+
+/**
+ * The k-th smallest of `all` (as selectKth) after a filtering pass over it: `below` values fell under the band
+ * and `kept` lie in it, copied to band[0, kept). Selects among those when the k-th is one of them, else in
+ * `all` (which may then be reordered).
+ */
+export function selectInBand(all: Float64Array, band: Float64Array, kept: number, below: number, k: number): number {
+  const v = k <= below || k > below + kept ? hoareSelect(all, k) : hoareSelect(band.subarray(0, kept), k - below);
+  return signedZero(all, k, v);
+}
+
+/** One pass filtering `a` to the band of a strided sample, then selection among the few kept. */
+function sampledSelect(a: Float64Array, k: number): number {
+  const n = a.length;
+  const m = bandSampleSize(n);
+  const sample = new Float64Array(m);
+  const stride = n / m;
+  for (let t = 0; t < m; t++) sample[t] = a[Math.floor(t * stride)]!;
+  const { lo, hi } = bandOfSample(sortAscending(sample), n, k);
+  const c = bandScratch(n);
   let below = 0;
   let kept = 0;
   for (let x = 0; x < n; x++) {
-    // Branchless: every value is written at the next free slot, which advances only for one in [lo, hi].
     const v = a[x]!;
     const under = +(v < lo);
     below += under;

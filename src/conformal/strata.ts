@@ -47,10 +47,11 @@ export function buildStrata(scores: Float64Array, keys: readonly string[] | unde
  * read (p-values, persistence): a LAC calibration at n = 100,000 spent more time sorting than everything else.
  * Takes ownership of `scores`. Equal to makeStratum on the same scores, field by field.
  */
-export function makeLazyStratum(scores: Float64Array, alpha: number): Stratum {
+export function makeLazyStratum(scores: Float64Array, alpha: number, kth?: number): Stratum {
   const n = scores.length;
   const k = conformalRank(n, alpha);
-  const threshold = k > n ? Infinity : k < 1 ? -Infinity : selectKth(scores, k);
+  // `kth`: the k-th smallest of `scores`, when the caller selected it already (as selectKth would).
+  const threshold = k > n ? Infinity : k < 1 ? -Infinity : kth ?? selectKth(scores, k);
   let sorted = false;
   const st = { n, k, threshold } as { n: number; k: number; threshold: number; scores: Float64Array };
   Object.defineProperty(st, "scores", {

@@ -30,6 +30,42 @@ describe("numeric CQR calibration", () => {
   });
 });
 
+describe("numeric CQR calibration at sizes where the threshold is selected in the scoring pass", () => {
+  const byOrder = (a: number, b: number) => a - b || (Object.is(a, -0) ? (Object.is(b, -0) ? 0 : -1) : Object.is(b, -0) ? 1 : 0);
+  it("has the threshold of conformalQuantile on the sorted scores, ties and signed zeros included", async () => {
+    const { conformalQuantile } = await import("../../src/conformal/index.js");
+    const rng = mulberry32(21);
+    for (const [n, alpha, tie] of [[4096, 0.1, 0], [5000, 0.05, 8], [20_001, 0.5, 2], [9999, 0.9, 0], [12_000, 0.001, 64], [4096, 1 / 4097, 0]] as const) {
+      // Ties: values on a grid of 1/tie; with tie = 2 most scores are 0 or −0 (y on the bounds).
+      const v = () => (tie ? Math.round((rng() * 2 - 1) * tie) / tie : rng() * 2 - 1);
+      const lower = Float64Array.from({ length: n }, v);
+      const upper = Float64Array.from(lower, (x) => x + (tie === 2 ? 0 : Math.abs(v())));
+      const y = Float64Array.from({ length: n }, (_, i) => (tie === 2 && i % 3 === 0 ? lower[i]! : v()));
+      const cal = calibrateNumericIntervalBatch({ lower, upper, y }, { alpha });
+      const sorted = Float64Array.from({ length: n }, (_, i) => cqrScore(lower[i]!, upper[i]!, y[i]!)).sort();
+      const st = cal.strata.get("")!;
+      expect(Object.is(st.threshold, conformalQuantile(sorted, alpha))).toBe(true);
+      expect(Array.from(st.scores).sort(byOrder).every((s, i) => Object.is(s, sorted[i]))).toBe(true);
+    }
+  });
+
+  it("names the first non-finite row, whether or not the sample saw one", () => {
+    const n = 5000;
+    const lower = new Float64Array(n).fill(-1);
+    const upper = new Float64Array(n).fill(1);
+    const y = new Float64Array(n);
+    for (const [first, second] of [[0, 4000], [7, 52], [52, 4999], [4999, 4999]] as const) {
+      const yy = y.slice();
+      const up = upper.slice();
+      yy[first] = NaN;
+      up[second] = Infinity;
+      const field = first === second ? `upper[${second}]` : `y[${first}]`;
+      if (first === second) yy[first] = 0;
+      expect(() => calibrateNumericIntervalBatch({ lower, upper: up, y: yy }, { alpha: 0.1 })).toThrow(expect.objectContaining({ field }));
+    }
+  });
+});
+
 describe("numeric CQR prediction", () => {
   it("gives every row the threshold and n of its stratum, also when they are written on first read (no groups)", async () => {
     const { predictNumericIntervalBatch, predictNumericInterval, encodeGroups } = await import("../../src/conformal/index.js");
