@@ -1,7 +1,11 @@
 // The engine for several instances: PostgreSQL through `pg` (node-postgres, pure JavaScript, nothing to
 // compile). A transaction holds one pooled connection; COMMIT returns once PostgreSQL has flushed its WAL
 // (synchronous_commit on, the server default). Change notices travel by LISTEN/NOTIFY on one channel.
+import { pipeline } from "node:stream/promises";
+import { Writable } from "node:stream";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { CopyRowReader } from "./copyBinary.js";
 import { classifyStoreError } from "./errors.js";
 import type { Row, Sql, SqlEngine } from "./sql.js";
 
@@ -66,6 +70,43 @@ export class PostgresEngine implements SqlEngine {
 
   runMany(text: string, rows: readonly (readonly unknown[])[]): Promise<number> {
     return this.transaction((tx) => tx.runMany(text, rows));
+  }
+
+  /**
+   * The first row of `select` ($1 is `value`, quoted: COPY takes no parameters), each column as the raw bytes of
+   * its binary form (a bigint: 8 bytes, big-endian), streamed through COPY … TO STDOUT (FORMAT binary) by
+   * pg-copy-streams. node-postgres reads every column of a row as text (a bytea as hex, twice its size, and a
+   * row's message gathered whole), and its `binary` results go through a UTF-8 string too, which breaks a bytea.
+   * One statement: one snapshot. Undefined when there is no row.
+   */
+  async copyRow(select: string, value: string): Promise<(Uint8Array | null)[] | undefined> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw classifyStoreError(err);
+    }
+    let broken = false;
+    try {
+      const reader = new CopyRowReader();
+      const text = `COPY (${select.replace("$1", client.escapeLiteral(value))}) TO STDOUT (FORMAT binary)`;
+      await pipeline(client.query(copyTo(text)), new Writable({
+        write(chunk: Buffer, _encoding, next) {
+          try {
+            reader.push(chunk);
+            next();
+          } catch (err) {
+            next(err as Error);
+          }
+        },
+      }));
+      return reader.row();
+    } catch (err) {
+      broken = true; // a COPY stopped halfway leaves the connection mid-protocol
+      throw classifyStoreError(err);
+    } finally {
+      client.release(broken);
+    }
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -32,6 +32,11 @@ export interface SqlEngine extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** Tells other instances on the same database that `payload` changed (sent at commit). */
   notify(tx: Sql, payload: string): Promise<void>;
+  /**
+   * PostgreSQL only: the first row of `select` ($1 = `value`), each column's raw binary bytes (a bytea as itself:
+   * no text encoding), or undefined when it has no row.
+   */
+  copyRow?(select: string, value: string): Promise<(Uint8Array | null)[] | undefined>;
   /** Calls `fn` with what other instances notified. */
   listen(fn: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
