@@ -31,7 +31,7 @@ const SIDE_DOORS = new Set(["adapters/modelsDir.js"]);
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,
   conformal: /^$/,
-  store: /^(better-sqlite3|pg)$/,
+  store: /^(better-sqlite3|pg|pg-copy-streams)$/,
 };
 
 function tsFiles(dir: string): string[] {
