@@ -111,15 +111,30 @@ export function* fitVennAbersSteps(scores: ArrayLike<number>, labels: ArrayLike<
   }
 
   const st: BridgeState = { X, Y, stack, top, hull: i32.subarray(3 * k + 3, 4 * k + 4), h: 0, hintA: new Int32Array(2), hintB: Int32Array.of(k, k), lastA: -1, lastB: -1, lastDy: 0, lastTop: 0 };
-  const p0Gap = new Float64Array(k + 1);
-  const p1Gap = new Float64Array(k + 1);
-  const p0Tie = new Float64Array(k);
-  const p1Tie = new Float64Array(k);
-  const hull = st.hull;
+  const out: Table = { p0Gap: new Float64Array(k + 1), p1Gap: new Float64Array(k + 1), p0Tie: new Float64Array(k), p1Tie: new Float64Array(k) };
   // Per family (dy = 0, 1): the last bridge as a prefix hull position and a suffix stack index.
   const wa = new Int32Array(2);
   const ws = Int32Array.of(st.top - 1, st.top - 1);
-  for (let m = 0; m <= k; m++) {
+  for (let m = 0; m <= k; m += STEP) {
+    fitPositions(st, k, m, Math.min(k + 1, m + STEP), overwritten, topBefore, wa, ws, out);
+    yield;
+  }
+  const { p0Gap, p1Gap, p0Tie, p1Tie } = out;
+  return Object.freeze({ kind: "belief" as const, n, xs: xsAll.slice(0, k), p0Gap, p1Gap, p0Tie, p1Tie });
+}
+
+interface Table {
+  readonly p0Gap: Float64Array;
+  readonly p1Gap: Float64Array;
+  readonly p0Tie: Float64Array;
+  readonly p1Tie: Float64Array;
+}
+
+/** Positions m in [from, to): the prefix hull grows by P_m, the suffix hull loses P_m (a plain function: the generator's loops ran slower). */
+function fitPositions(st: BridgeState, k: number, from: number, to: number, overwritten: Int32Array, topBefore: Int32Array, wa: Int32Array, ws: Int32Array, out: Table): void {
+  const { X, Y, stack, hull } = st;
+  const { p0Gap, p1Gap, p0Tie, p1Tie } = out;
+  for (let m = from; m < to; m++) {
     let h = st.h;
     while (h >= 2 && cross(X, Y, hull[h - 2]!, hull[h - 1]!, m) <= 0) h--;
     hull[h++] = m;
@@ -136,9 +151,7 @@ export function* fitVennAbersSteps(scores: ArrayLike<number>, labels: ArrayLike<
       p0Tie[m] = walkBridge(st, 0, wa, ws);
       p1Tie[m] = walkBridge(st, 1, wa, ws);
     }
-    if (m % STEP === STEP - 1) yield;
   }
-  return Object.freeze({ kind: "belief" as const, n, xs: xsAll.slice(0, k), p0Gap, p1Gap, p0Tie, p1Tie });
 }
 
 interface BridgeState {
@@ -264,39 +277,52 @@ export const counters = { steps: 0, fallbacks: 0 };
  * out, would fall back to the searched bridge, so the values never depend on the argument.
  */
 function walkBridge(st: BridgeState, dy: number, wa: Int32Array, ws: Int32Array): number {
-  const { X, Y, hull, stack, h, top } = st;
+  const X = st.X;
+  const Y = st.Y;
+  const hull = st.hull;
+  const stack = st.stack;
+  const h = st.h;
+  const top = st.top;
   let a = Math.min(wa[dy]!, h - 1);
   let s = Math.min(ws[dy]!, top - 1);
+  // The bridge from A (prefix) to B (shifted suffix) as the vector (bx, by), kept as the ends move.
+  let xA = X[hull[a]!]!;
+  let yA = Y[hull[a]!]!;
+  let B = stack[s]!;
+  let bx = X[B]! + 1 - xA;
+  let by = Y[B]! + dy - yA;
   for (;;) {
-    const A = hull[a]!;
-    const B = stack[s]!;
-    const bx = X[B]! + 1 - X[A]!;
-    const by = Y[B]! + dy - Y[A]!;
     if (s > 0) {
       const C = stack[s - 1]!;
-      if (bx * (Y[C]! + dy - Y[A]!) - by * (X[C]! + 1 - X[A]!) < 0) {
+      const cx = X[C]! + 1 - xA;
+      const cy = Y[C]! + dy - yA;
+      if (bx * cy - by * cx < 0) {
         counters.steps++;
         s--;
+        B = C;
+        bx = cx;
+        by = cy;
         continue;
       }
     }
     if (a + 1 < h) {
       const C = hull[a + 1]!;
-      if (bx * (Y[C]! - Y[A]!) - by * (X[C]! - X[A]!) < 0) {
+      if (bx * (Y[C]! - yA) - by * (X[C]! - xA) < 0) {
         counters.steps++;
         a++;
+        xA = X[C]!;
+        yA = Y[C]!;
+        bx = X[B]! + 1 - xA;
+        by = Y[B]! + dy - yA;
         continue;
       }
     }
     break;
   }
-  const A = hull[a]!;
-  const B = stack[s]!;
-  const bx = X[B]! + 1 - X[A]!;
-  const by = Y[B]! + dy - Y[A]!;
-  const leftOk = a === 0 || bx * (Y[hull[a - 1]!]! - Y[A]!) - by * (X[hull[a - 1]!]! - X[A]!) >= 0;
+  const L = a > 0 ? hull[a - 1]! : 0;
+  const leftOk = a === 0 || bx * (Y[L]! - yA) - by * (X[L]! - xA) >= 0;
   const D = stack[s + 1]!;
-  const rightOk = s === top - 1 || bx * (Y[D]! + dy - Y[A]!) - by * (X[D]! + 1 - X[A]!) >= 0;
+  const rightOk = s === top - 1 || bx * (Y[D]! + dy - yA) - by * (X[D]! + 1 - xA) >= 0;
   if (!(leftOk && rightOk)) {
     counters.fallbacks++;
     return bridge(st, dy);
