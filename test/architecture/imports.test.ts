@@ -23,10 +23,11 @@ const ALLOWED: Record<string, string[]> = {
   run: ["api", "conformal", "adapters", "evidence", "store", "client", "service", "mail", "datasets", "report", "durable"],
 };
 /**
- * Files a folder offers besides its index.ts: the models-folder rule alone, since adapters/index.ts loads
- * both inference engines (about 2 s) and a run's defaults or a suite's checks must not wait for them.
+ * Files a folder offers besides its index.ts: the models-folder rule, since adapters/index.ts loads both
+ * inference engines (about 2 s) and a run's defaults or a suite's checks must not wait for them; and the
+ * engine's set API alone (conformal/sets.ts), which `calibkit conformal set` loads instead of the whole engine.
  */
-const SIDE_DOORS = new Set(["adapters/modelsDir.js"]);
+const SIDE_DOORS = new Set(["adapters/modelsDir.js", "conformal/sets.js"]);
 /** Packages a folder may import besides Node's own modules. */
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,

@@ -1,12 +1,9 @@
 // `calibkit conformal <type>`: runs the conformal engine on JSON files so any tool can check it
 // (docs/conformal.md, "The JSON command"). Reads files; the engine itself stays pure. JSON Lines files are
 // parsed line by line into typed columns and go through the engine's batch API.
-import * as C from "../../conformal/index.js";
+import { ConformalError } from "../../conformal/sets.js";
 import { InputError } from "../conformal/records.js";
 import { UsageError, parseOptions } from "../conformal/options.js";
-import { runSet } from "../conformal/setType.js";
-import { runInterval } from "../conformal/intervalType.js";
-import { runBelief, runClaim, runGate } from "../conformal/otherTypes.js";
 
 export const summary = "Calibrate and predict with the conformal engine on JSON / JSON Lines files";
 
@@ -50,17 +47,21 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    if (o.type === "set") runSet(o);
-    else if (o.type === "interval") runInterval(o);
-    else if (o.type === "belief") runBelief(o);
-    else if (o.type === "gate") runGate(o);
-    else runClaim(o);
+    // Each type's code is loaded when it is asked for: a process running `set` never loads the rest of the engine.
+    if (o.type === "set") (await import("../conformal/setType.js")).runSet(o);
+    else if (o.type === "interval") (await import("../conformal/intervalType.js")).runInterval(o);
+    else {
+      const other = await import("../conformal/otherTypes.js");
+      if (o.type === "belief") other.runBelief(o);
+      else if (o.type === "gate") other.runGate(o);
+      else other.runClaim(o);
+    }
     return 0;
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    const field = e instanceof C.ConformalError && e.field ? ` (field ${e.field})` : "";
+    const field = e instanceof ConformalError && e.field ? ` (field ${e.field})` : "";
     process.stderr.write(`calibkit conformal: ${(e as Error).message}${field}\n${usage ? "Run `calibkit conformal --help` for the options.\n" : ""}`);
-    if (!(e instanceof InputError || e instanceof UsageError || e instanceof C.ConformalError || usage)) throw e;
+    if (!(e instanceof InputError || e instanceof UsageError || e instanceof ConformalError || usage)) throw e;
     return usage ? 2 : 1;
   }
 }

@@ -1,7 +1,7 @@
 // The `conformal` command's options: parsed strictly, every value checked here, so that a bad option is a
 // usage error (exit 2) naming it, before any file is read.
 import { parseArgs } from "node:util";
-import * as C from "../../conformal/index.js";
+import * as C from "../../conformal/sets.js";
 
 export class UsageError extends Error {}
 
