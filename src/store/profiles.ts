@@ -25,6 +25,9 @@ export interface NewEvent {
 
 const profileOf = (row: { name: string; meta: string; head: number }): StoredProfile => ({ name: row.name, meta: JSON.parse(row.meta), head: Number(row.head) });
 
+/** Bytes of a checkpoint written at a time to PostgreSQL. */
+const CHECKPOINT_PIECE = 4 << 20;
+
 export class ProfileTable {
   constructor(private readonly db: SqlEngine) {}
 
@@ -91,12 +94,36 @@ export class ProfileTable {
    * One of the same event is replaced: the new one holds more (calibrations that queries have built since).
    */
   async saveCheckpoint(name: string, seq: number, n: number, data: Uint8Array): Promise<boolean> {
+    if (this.db.kind === "postgres" && data.byteLength > CHECKPOINT_PIECE) return this.saveCheckpointInPieces(name, seq, n, data);
     const changed = await this.db.run(
       `INSERT INTO profile_checkpoints (profile, seq, n, data, written_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (profile) DO UPDATE SET seq = excluded.seq, n = excluded.n, data = excluded.data, written_at = excluded.written_at
        WHERE profile_checkpoints.seq <= excluded.seq`,
       [name, seq, n, Buffer.from(data.buffer, data.byteOffset, data.byteLength), new Date().toISOString()], { handOver: true });
     return changed > 0;
+  }
+
+  /**
+   * node-postgres copies a parameter into its message on the event loop, growing its buffer by doubling: a 100 MB
+   * checkpoint sent as one parameter stalled every request for a few hundred milliseconds. Sent as pieces of
+   * CHECKPOINT_PIECE bytes into a table of the transaction instead (each copy a few milliseconds, the loop free
+   * between them), joined by PostgreSQL into the checkpoint row at commit.
+   */
+  private async saveCheckpointInPieces(name: string, seq: number, n: number, data: Uint8Array): Promise<boolean> {
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    return this.db.transaction(async (tx) => {
+      await tx.run(`CREATE TEMPORARY TABLE checkpoint_pieces (at bigint PRIMARY KEY, piece bytea NOT NULL) ON COMMIT DROP`);
+      for (let at = 0; at < bytes.length; at += CHECKPOINT_PIECE) {
+        await tx.run(`INSERT INTO checkpoint_pieces (at, piece) VALUES ($1, $2)`, [at, bytes.subarray(at, at + CHECKPOINT_PIECE)]);
+      }
+      const changed = await tx.run(
+        `INSERT INTO profile_checkpoints (profile, seq, n, data, written_at)
+         SELECT $1, $2, $3, string_agg(piece, ''::bytea ORDER BY at), $4 FROM checkpoint_pieces
+         ON CONFLICT (profile) DO UPDATE SET seq = excluded.seq, n = excluded.n, data = excluded.data, written_at = excluded.written_at
+         WHERE profile_checkpoints.seq <= excluded.seq`,
+        [name, seq, n, new Date().toISOString()]);
+      return changed > 0;
+    });
   }
 
   /**

@@ -8,7 +8,8 @@ import type { ProfileState } from "../profiles/profileState.js";
 import { setCalibration } from "./calibrations.js";
 import type { CalibratedSet } from "./conformal.js";
 import { labelName } from "./evidence.js";
-import { cached, grow, probabilityPool, type ProbabilityPool } from "./pools.js";
+import { grow } from "./columnGrowth.js";
+import { cached, probabilityPool, type ProbabilityPool } from "./pools.js";
 import type { QueryInput } from "./types.js";
 
 /** The stage name of the query's own evidence in the trail (and in its calibration: `option_probabilities`). */

@@ -4,6 +4,7 @@
 import type { ProfileState } from "../profiles/profileState.js";
 import { minimumN } from "./conformal.js";
 import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
+import { fillAhead, reserve } from "./columnGrowth.js";
 
 const MAX_ENTRIES_PER_PROFILE = 64;
 
@@ -85,13 +86,6 @@ export interface GrowingPool {
 
 const growing = new WeakMap<ProfileState, Map<string, GrowingPool>>();
 
-/** `array`, or a copy at least twice as long when `needed` entries do not fit (amortised O(1) appends). */
-export function grow<T extends Float64Array | Int32Array>(array: T, needed: number): T {
-  if (needed <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(needed, array.length * 2, 64));
-  next.set(array);
-  return next;
-}
 
 type PoolOptions = { levels?: boolean; grouped: boolean; booleanNames?: [string, string] };
 
@@ -103,6 +97,11 @@ function advance(state: ProfileState, pool: GrowingPool): void {
   const { names, booleanNames, levels, grouped } = pool;
   const K = names.length;
   const index = new Map(names.map((n, i) => [n, i]));
+  const adding = state.n - pool.scanned; // at most
+  if (adding <= 0) return;
+  pool.rows = reserve(pool.rows, pool.n * K, (pool.n + adding) * K);
+  pool.labels = reserve(pool.labels, pool.n, pool.n + adding);
+  pool.positions = reserve(pool.positions, pool.n, pool.n + adding);
   for (const n = state.n; pool.scanned < n; pool.scanned++) {
     const example = state.exampleAt(pool.scanned);
     const label = labelName(example.label, booleanNames);
@@ -117,9 +116,6 @@ function advance(state: ProfileState, pool: GrowingPool): void {
       pool.groups.push(g);
       pool.groupCounts.set(g, (pool.groupCounts.get(g) ?? 0) + 1);
     }
-    pool.rows = grow(pool.rows, (pool.n + 1) * K);
-    pool.labels = grow(pool.labels, pool.n + 1);
-    pool.positions = grow(pool.positions, pool.n + 1);
     pool.rows.set(p, pool.n * K);
     pool.labels[pool.n] = y;
     pool.positions[pool.n] = pool.scanned;
@@ -174,6 +170,12 @@ export function currentPools(state: ProfileState): GrowingPool[] {
 /** Pools read from a checkpoint: later versions scan on from where they stopped. */
 export function restorePools(state: ProfileState, pools: readonly GrowingPool[]): void {
   const map = new Map<string, GrowingPool>();
+  for (const pool of pools) {
+    // Read as views of exactly their length: their successors are filled now, before the next batch needs room.
+    fillAhead(pool.rows, pool.rows.length);
+    fillAhead(pool.labels, pool.labels.length);
+    fillAhead(pool.positions, pool.positions.length);
+  }
   for (const pool of pools) map.set(poolKey(pool.names, { levels: pool.levels, grouped: pool.grouped, ...(pool.booleanNames ? { booleanNames: pool.booleanNames } : {}) }), pool);
   growing.set(state, map);
 }

@@ -45,45 +45,76 @@ interface Header {
 
 const pad8 = (x: number) => (x + 7) & ~7;
 
-/** The calibrations that can be kept, encoded; one that cannot (a value of another shape) is left out and rebuilt. */
-function encodeCalibrations(state: ProfileState, columns: ColumnWriter): Record<string, SnapshotEntry[]> {
+/** Bytes of columns copied, or idempotency answers written as JSON, between two turns of the event loop. */
+const SLICE_BYTES = 4 << 20;
+const SLICE_ANSWERS = 500;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The calibrations that can be kept, encoded a value per turn (a set calibration's scores are merged when first
+ * read, O(n)); one that cannot be kept (a value of another shape) is left out and rebuilt.
+ */
+async function encodeCalibrations(taken: Record<string, SnapshotEntry[]>, columns: ColumnWriter): Promise<Record<string, SnapshotEntry[]>> {
   const out: Record<string, SnapshotEntry[]> = {};
-  for (const [name, entries] of Object.entries(takeSnapshots(state))) {
-    out[name] = entries.flatMap(([key, covers, value]): SnapshotEntry[] => {
+  for (const [name, entries] of Object.entries(taken)) {
+    const kept: SnapshotEntry[] = (out[name] = []);
+    for (const [key, covers, value] of entries) {
       const mark = columns.size;
       try {
-        return [[key, covers, columns.encode(value)]];
+        kept.push([key, covers, columns.encode(value)]);
       } catch {
         columns.size = mark;
-        return [];
       }
-    });
+      await nextTurn();
+    }
   }
   return out;
 }
 
-/** The checkpoint of the state as it is now (the pools are first brought up to its last example). */
-export function encodeCheckpoint(state: ProfileState): { seq: number; n: number; data: Uint8Array } {
+/** JSON of the remembered idempotency answers, SLICE_ANSWERS per turn (10,000 of them are megabytes). */
+async function idempotencyJson(answers: Header["idempotency"]): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < answers.length; i += SLICE_ANSWERS) {
+    const json = JSON.stringify(answers.slice(i, i + SLICE_ANSWERS));
+    parts.push(json.slice(1, -1));
+    await nextTurn();
+  }
+  return `[${parts.filter((p) => p !== "").join(",")}]`;
+}
+
+/**
+ * The checkpoint of the state as it is now (the pools are first brought up to its last example). What it holds
+ * is taken in the turn of the call; the encoding and copying (tens of megabytes at a million examples, a stall of
+ * a fifth of a second done at once) follow in slices, the service answering requests between them. What was
+ * taken never changes meanwhile: pool rows below their count are final (later rows are appended after them, or
+ * into a new array), calibrated values are replaced rather than changed, and the small parts are copied here.
+ */
+export async function encodeCheckpoint(state: ProfileState): Promise<{ seq: number; n: number; data: Uint8Array }> {
   const pools = currentPools(state);
   const columns = new ColumnWriter();
-  const header: Header = {
+  const header: Omit<Header, "idempotency" | "calibrations"> = {
     n: state.n,
     seq: state.seq,
     version: state.version,
     fingerprint: state.fingerprint,
     staleReason: state.staleReason,
-    audits: state.audits,
-    monitors: [...state.monitors],
+    audits: [...state.audits],
+    // A monitor's state is replaced on the entry a later batch moves: copy the entry.
+    monitors: [...state.monitors].map(([id, { definition, state: monitorState }]) => [id, { definition, state: monitorState }]),
     groupCounts: [...state.groupCounts],
-    idempotency: [...state.idempotency],
     pools: pools.map((p) => ({
       names: [...p.names], levels: p.levels, grouped: p.grouped, booleanNames: p.booleanNames, scanned: p.scanned, n: p.n, estimated: p.estimated,
       groups: p.grouped ? p.groups.slice(0, p.n) : [],
       rows: columns.put(p.rows.subarray(0, p.n * p.names.length)), labels: columns.put(p.labels.subarray(0, p.n)), positions: columns.put(p.positions.subarray(0, p.n)),
     })),
-    calibrations: encodeCalibrations(state, columns),
   };
-  const json = Buffer.from(JSON.stringify(header));
+  const answers = [...state.idempotency];
+  const taken = takeSnapshots(state);
+  const { seq, n } = state;
+  await nextTurn();
+  const calibrations = await encodeCalibrations(taken, columns);
+  const head = JSON.stringify(header);
+  const json = Buffer.from(`${head.slice(0, -1)},"idempotency":${await idempotencyJson(answers)},"calibrations":${JSON.stringify(calibrations)}}`);
   const start = pad8(12 + json.length);
   const data = new Uint8Array(start + columns.size);
   const view = new DataView(data.buffer);
@@ -91,8 +122,8 @@ export function encodeCheckpoint(state: ProfileState): { seq: number; n: number;
   view.setUint32(4, FORMAT, true);
   view.setUint32(8, json.length, true);
   data.set(json, 12);
-  columns.writeInto(data, start);
-  return { seq: state.seq, n: state.n, data };
+  await columns.writeInto(data, start, SLICE_BYTES, nextTurn);
+  return { seq, n, data };
 }
 
 /** The state a checkpoint holds, its examples left in the store (ProfileState.startAt). */

@@ -44,6 +44,8 @@ export class ProfileStore {
   private readonly checkpointed = new WeakMap<ProfileState, { n: number; pools: number }>();
   private readonly checkpointTimer: NodeJS.Timeout;
   private readonly writing = new Set<Promise<unknown>>();
+  /** Profiles whose checkpoint is being encoded or written: one at a time each (one is tens of megabytes). */
+  private readonly encoding = new WeakSet<ProfileState>();
   private readonly reading = new WeakMap<ProfileState, Promise<void>>();
   /** The event a checkpoint read at start was taken after: the examples before it are in events up to it. */
   private readonly checkpointSeq = new WeakMap<ProfileState, number>();
@@ -147,23 +149,30 @@ export class ProfileStore {
     if (state.n < this.checkpointEvery || (state.n === last.n && pools <= last.pools)) return;
     const grown = state.n - last.n >= Math.max(this.checkpointEvery, last.n / 8);
     if (!grown && !final && pools <= last.pools) return;
+    if (this.encoding.has(state)) return; // the one under way is written first; the timer asks again after it
     this.checkpointed.set(state, { n: state.n, pools });
-    let checkpoint: ReturnType<typeof encodeCheckpoint>;
-    try {
-      checkpoint = encodeCheckpoint(state);
-    } catch (err) {
-      // Pools not advanceable without the examples before an older checkpoint: a later batch tries again.
-      // A checkpoint is never worth failing a write that is already committed, nor the process.
-      this.checkpointed.set(state, last);
-      if (!(err instanceof ServiceError)) this.log(`could not make a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    const write = this.store.profiles.saveCheckpoint(state.name, checkpoint.seq, checkpoint.n, checkpoint.data).catch((err: unknown) => {
+    this.encoding.add(state);
+    const write = (async () => {
+      let checkpoint: Awaited<ReturnType<typeof encodeCheckpoint>>;
+      try {
+        checkpoint = await encodeCheckpoint(state);
+      } catch (err) {
+        // Pools not advanceable without the examples before an older checkpoint: a later batch tries again.
+        // A checkpoint is never worth failing a write that is already committed, nor the process.
+        this.checkpointed.set(state, last);
+        if (!(err instanceof ServiceError)) this.log(`could not make a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
+        return;
+      }
+      await this.store.profiles.saveCheckpoint(state.name, checkpoint.seq, checkpoint.n, checkpoint.data);
+    })().catch((err: unknown) => {
       this.checkpointed.set(state, last);
       this.log(`could not write a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
     });
     this.writing.add(write);
-    void write.finally(() => this.writing.delete(write));
+    void write.finally(() => {
+      this.writing.delete(write);
+      this.encoding.delete(state);
+    });
   }
 
   /**
@@ -296,6 +305,8 @@ export class ProfileStore {
     this.closed = true;
     clearInterval(this.checkpointTimer);
     await this.mutex.drain();
+    // Those under way first: the final ones cover what changed after them.
+    await Promise.all([...this.writing]);
     for (const state of this.profiles.values()) this.maybeCheckpoint(state, true);
     await Promise.all([...this.writing]);
   }
