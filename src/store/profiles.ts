@@ -66,6 +66,12 @@ export class ProfileTable {
     return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) }));
   }
 
+  /** The event the profile's latest checkpoint was taken after (one small row), or undefined when it has none. */
+  async checkpointSeq(name: string): Promise<number | undefined> {
+    const [row] = await this.db.all<{ seq: number }>(`SELECT seq FROM profile_checkpoints WHERE profile = $1`, [name]);
+    return row ? Number(row.seq) : undefined;
+  }
+
   /** The profile's latest checkpoint: its state after event `seq`, as the service wrote it. */
   async checkpoint(name: string): Promise<{ seq: number; n: number; data: Uint8Array } | undefined> {
     if (this.db.copyRow) return this.checkpointCopied(name);

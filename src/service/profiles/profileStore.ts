@@ -88,7 +88,11 @@ export class ProfileStore {
   private async load(name: string, meta: ProfileMeta): Promise<ProfileState> {
     const known = this.profiles.get(name);
     if (known) return known;
-    const checkpoint = await this.store.profiles.checkpoint(name);
+    // The events after the checkpoint are read while it streams in (after a crash they can be an eighth of the
+    // profile: 0.4–0.7 s for 100,000 examples). A checkpoint only ever moves forward, so those after the one seen
+    // first hold all that follow the one read; applyEvent skips the rest.
+    const since = await this.store.profiles.checkpointSeq(name);
+    const [checkpoint, events] = await Promise.all([this.store.profiles.checkpoint(name), this.store.profiles.events(name, since ?? 0)]);
     let state: ProfileState;
     if (checkpoint) {
       state = decodeCheckpoint(meta, checkpoint.data);
@@ -96,7 +100,7 @@ export class ProfileStore {
       this.checkpointSeq.set(state, checkpoint.seq);
     } else state = new ProfileState(meta);
     state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
-    for (const event of await this.store.profiles.events(name, state.seq)) state.applyEvent(event.seq, event.record as ProfileRecord);
+    for (const event of events) state.applyEvent(event.seq, event.record as ProfileRecord);
     this.profiles.set(name, state);
     return state;
   }
