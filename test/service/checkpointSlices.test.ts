@@ -43,7 +43,7 @@ describe("a checkpoint", () => {
       turns++;
       if (turns <= 30) addBatch(state, rand, 2_000, `later-${turns}`);
     }
-    // 200,000 rows of 4 options are 8 MB of columns: more than one slice of 4 MiB.
+    // 200,000 rows of 4 options are 8 MB of columns: several slices of 1 MiB.
     expect(turns).toBeGreaterThan(2);
     expect(state.n).toBeGreaterThan(before.n);
 

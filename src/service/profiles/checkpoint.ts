@@ -46,7 +46,7 @@ interface Header {
 const pad8 = (x: number) => (x + 7) & ~7;
 
 /** Bytes of columns copied, or idempotency answers written as JSON, between two turns of the event loop. */
-const SLICE_BYTES = 4 << 20;
+const SLICE_BYTES = 1 << 20;
 const SLICE_ANSWERS = 500;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
