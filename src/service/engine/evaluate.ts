@@ -2,7 +2,7 @@
 // backend fingerprints (strict: 422 at backend.fingerprint; otherwise a warning), obtains evidence from a
 // model backend when the caller did not send it, and runs each query's engine. Any heuristic answer makes the
 // whole response a 424 that still carries every answer.
-import { parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query } from "../../api/index.js";
+import { parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query, type SetQuery } from "../../api/index.js";
 import type { BackendRegistry } from "../backends/backendRegistry.js";
 import { createStageCaller } from "../backends/stageCaller.js";
 import { invalidField } from "../errors.js";
@@ -17,7 +17,8 @@ import { answerInterval } from "./intervalQuery.js";
 import { answerJudge } from "./judgeQuery.js";
 import { CalibrationPending, whenBuilt } from "./rebuilds.js";
 import { answerRoute, stagePrompt } from "./routeQuery.js";
-import { answerSet, predictSetsTogether } from "./setQuery.js";
+import { answerSet } from "./setQuery.js";
+import { predictSetsTogether } from "./setTogether.js";
 import type { QueryInput, QueryOutcome, StageCaller, Usage } from "./types.js";
 
 export interface EvaluateDeps {
@@ -111,9 +112,13 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
     const inputs: QueryInput[] = entries.map(([name, query]) => ({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }));
     try {
-      if (inputs.length > 1) predictSetsTogether(inputs);
+      const prepared = inputs.length > 1 ? predictSetsTogether(inputs) : undefined;
       const outcomes: QueryOutcome[] = [];
-      for (const input of inputs) outcomes.push(runQuery(input) as QueryOutcome);
+      for (let i = 0; i < inputs.length; i++) {
+        const input = inputs[i]!;
+        const set = prepared?.[i];
+        outcomes.push(set ? answerSet(input as QueryInput<SetQuery>, set) : runQuery(input) as QueryOutcome);
+      }
       return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
     } catch (err) {
       // A long calibration's first build (rebuilds.ts): this request waits for it, others go on meanwhile.
