@@ -17,6 +17,7 @@ export * from "./evidence.js";
 export * from "./query.js";
 export * from "./evidenceRules.js";
 export * from "./evaluate.js";
+export * from "./evaluateJson.js";
 export * from "./profile.js";
 export * from "./monitor.js";
 export * from "./backends.js";

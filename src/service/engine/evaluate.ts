@@ -2,7 +2,7 @@
 // backend fingerprints (strict: 422 at backend.fingerprint; otherwise a warning), obtains evidence from a
 // model backend when the caller did not send it, and runs each query's engine. Any heuristic answer makes the
 // whole response a 424 that still carries every answer.
-import { parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query, type SetQuery } from "../../api/index.js";
+import { evaluateResponseJson, parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query, type SetQuery } from "../../api/index.js";
 import type { BackendRegistry } from "../backends/backendRegistry.js";
 import { createStageCaller } from "../backends/stageCaller.js";
 import { invalidField } from "../errors.js";
@@ -137,6 +137,10 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
 
 /** The response: every answer, and a 424 naming the heuristic ones when there are any. */
 function respond(names: string[], outcomes: QueryOutcome[], backend: EvaluateRequest["backend"], usage: Usage, warnings: string[]): ServiceResponse {
+  if (outcomes.every((o) => o.json !== undefined)) {
+    // Every answer written as JSON (and none heuristic: those are objects): so is the response.
+    return new WrittenResponse(evaluateResponseJson(names, outcomes.map((o) => o.json!), backend, usage, warnings));
+  }
   const answers = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!.answer]));
   const short = names.filter((_, i) => outcomes[i]!.insufficient);
   const response: Record<string, unknown> = backend ? { answers, backend, usage, warnings } : { answers, usage, warnings };
@@ -149,4 +153,18 @@ function respond(names: string[], outcomes: QueryOutcome[], backend: EvaluateReq
       message: `Too few calibration examples for the requested guarantee of ${short.map((n) => `queries.${n}`).join(", ")}; those answers are heuristic (guarantee.kind "heuristic", holds false)`,
     },
   };
+}
+
+/** A 200 written as JSON by the engine: its body object is read back from the text only when asked for. */
+class WrittenResponse implements ServiceResponse {
+  readonly status = 200;
+  constructor(readonly json: string) {}
+  get body(): unknown {
+    return JSON.parse(this.json);
+  }
+
+  /** As a plain response would serialise: status and body. */
+  toJSON(): { status: number; body: unknown } {
+    return { status: this.status, body: this.body };
+  }
 }

@@ -1,7 +1,7 @@
 // What a set query needs before its prediction: the plan its options, method, α and group mode share at one
 // profile version (setPlan), and the query's own probabilities over the plan's canonical order (prepareSet).
 // answerSet and predictSetsTogether both start here, so a query prepared for the batch is not prepared again.
-import type { Guarantee, SetQuery } from "../../api/index.js";
+import { setAnswerNames, type Guarantee, type SetAnswerNames, type SetQuery } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import { setMethodOf } from "./calibrations.js";
 import type { CalibratedOptionBeliefs, CalibratedSet } from "./conformal.js";
@@ -42,8 +42,10 @@ export interface SetPlan {
   needed?: number;
   cal?: CalibratedSet;
   beliefs?: CalibratedOptionBeliefs;
-  /** Guarantees by evidence level, estimation, n and group: the same object for every answer they fit. */
-  guarantees: Map<string, Guarantee>;
+  /** Guarantees by evidence level, estimation, n and group: the same object (and its JSON) for every answer they fit. */
+  guarantees: Map<string, { guarantee: Guarantee; json: string }>;
+  /** The names as setAnswerJson writes them; null when its answers are written by JSON.stringify. */
+  written: SetAnswerNames | null;
 }
 
 const plans = new VersionedMemo(64);
@@ -52,7 +54,7 @@ function buildPlan(names: readonly string[]): SetPlan {
   const sorted = [...names].sort();
   const rank = new Int32Array(names.length);
   for (let i = 0; i < names.length; i++) rank[i] = sorted.indexOf(names[i]!);
-  return { names: [...names], sorted, rank, plainKeys: !names.includes("__proto__"), guarantees: new Map() };
+  return { names: [...names], sorted, rank, plainKeys: !names.includes("__proto__"), guarantees: new Map(), written: setAnswerNames(names, sorted) ?? null };
 }
 
 /** The plan of the previous query: consecutive queries (and requests) mostly share one, found without a key. */

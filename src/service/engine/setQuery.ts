@@ -1,7 +1,7 @@
 // set queries: a conformal set over the query's options (LAC / APS / RAPS, Mondrian when the query names a
 // group of a grouped profile) and per-option Venn–Abers probabilities, both calibrated on the examples whose
 // evidence covers the same option names.
-import type { SetAnswer, SetQuery } from "../../api/index.js";
+import { guaranteeJson, setAnswerJson, type SetAnswer, type SetQuery } from "../../api/index.js";
 import { optionBeliefs, setCalibration } from "./calibrations.js";
 import { predictOptionBeliefs, predictSet, type CalibratedSet } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
@@ -9,7 +9,7 @@ import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { probabilityPool, minimumNOf } from "./pools.js";
 import { predictionRng } from "./seeds.js";
 import { groupCount, prepareSet, type PreparedSet, type SetPlan, type SetRow } from "./setPlan.js";
-import type { QueryInput, QueryOutcome } from "./types.js";
+import { WrittenAnswer, type QueryInput, type QueryOutcome } from "./types.js";
 
 export { groupCount, queryProbabilities } from "./setPlan.js";
 
@@ -22,24 +22,19 @@ export function answerSet(input: QueryInput<SetQuery>, prepared?: PreparedSet): 
   const { alpha, method, group, plan, p, row } = prepared ?? prepareSet(input);
   const { sorted } = plan;
   const K = sorted.length;
-  let probabilities: Record<string, number>;
-  if (plan.plainKeys) {
-    probabilities = {};
-    for (let j = 0; j < K; j++) probabilities[sorted[j]!] = p[j]!;
-  } else {
-    probabilities = Object.fromEntries(sorted.map((name, j) => [name, p[j]!]));
-  }
   const pool = (plan.pool ??= probabilityPool(profile, sorted, { grouped: group !== undefined }));
   const n = groupCount(input, pool, group);
   const needed = (plan.needed ??= minimumNOf(alpha));
   const estimated = fromSamples(input.evidence) || pool.estimated > 0;
-  if (n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n, needed });
+  if (n < needed) return heuristicSet(input, plan, p, { alpha, method, group, estimated, n, needed });
   const cal = (plan.cal ??= setCalibration(profile, pool, method, alpha));
   // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
   const prediction = row ?? predictOne(input, plan, cal, p, group);
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
-  if (prediction.n < needed) return heuristicSet(input, plan, p, probabilities, { alpha, method, group, estimated, n: prediction.n, needed });
+  if (prediction.n < needed) return heuristicSet(input, plan, p, { alpha, method, group, estimated, n: prediction.n, needed });
   const { membership: inSet, p0, p1, at } = prediction;
+  const g = guaranteeOf(input, plan, { alpha, method, group, estimated, n: prediction.n });
+  if (plan.written) return new WrittenAnswer(setAnswerJson(plan.written, plan.rank, inSet, p, p0, p1, at, g.json));
   // The set in the query's order of options.
   const set: string[] = [];
   for (let i = 0; i < plan.names.length; i++) if (inSet[at + plan.rank[i]!]) set.push(plan.names[i]!);
@@ -50,14 +45,29 @@ export function answerSet(input: QueryInput<SetQuery>, prepared?: PreparedSet): 
   } else {
     vennAbers = Object.fromEntries(sorted.map((name, j) => [name, [p0[at + j]!, p1[at + j]!] as [number, number]]));
   }
-  const gKey = `${input.level}|${estimated}|${prediction.n}|${group === undefined ? "" : `=${group}`}`;
-  let g = plan.guarantees.get(gKey);
-  if (g === undefined) {
-    g = Object.freeze(guarantee(input, { alpha, method, group, estimated, kind: group !== undefined ? "group_coverage" : "coverage", n: prediction.n }));
-    if (plan.guarantees.size < 256) plan.guarantees.set(gKey, g);
-  }
-  const answer: SetAnswer = { type: "set", set, probabilities, venn_abers: vennAbers, guarantee: g };
+  const answer: SetAnswer = { type: "set", set, probabilities: probabilityObject(plan, p), venn_abers: vennAbers, guarantee: g.guarantee };
   return { answer, insufficient: false };
+}
+
+function probabilityObject(plan: SetPlan, p: Float64Array): Record<string, number> {
+  const { sorted } = plan;
+  if (!plan.plainKeys) return Object.fromEntries(sorted.map((name, j) => [name, p[j]!]));
+  const probabilities: Record<string, number> = {};
+  for (let j = 0; j < sorted.length; j++) probabilities[sorted[j]!] = p[j]!;
+  return probabilities;
+}
+
+/** The guarantee of an answer with a guarantee, and its JSON: one object per evidence level, estimation, n and group. */
+function guaranteeOf(input: QueryInput, plan: SetPlan, fields: { alpha: number; method: string; group: string | undefined; estimated: boolean; n: number }) {
+  const { alpha, method, group, estimated, n } = fields;
+  const key = `${input.level}|${estimated}|${n}|${group === undefined ? "" : `=${group}`}`;
+  let g = plan.guarantees.get(key);
+  if (g === undefined) {
+    const made = Object.freeze(guarantee(input, { alpha, method, group, estimated, kind: group !== undefined ? "group_coverage" : "coverage", n }));
+    g = { guarantee: made, json: guaranteeJson(made) };
+    if (plan.guarantees.size < 256) plan.guarantees.set(key, g);
+  }
+  return g;
 }
 
 function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Float64Array, group: string | undefined): SetRow {
@@ -73,7 +83,7 @@ function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Flo
 
 /** The heuristic answer (424): the most probable options until their mass reaches 1 − α. */
 function heuristicSet(
-  input: QueryInput<SetQuery>, plan: SetPlan, p: Float64Array, probabilities: Record<string, number>,
+  input: QueryInput<SetQuery>, plan: SetPlan, p: Float64Array,
   fields: { alpha: number; method: string; group: string | undefined; estimated: boolean; n: number; needed: number },
 ): QueryOutcome {
   const { alpha, n, needed } = fields;
@@ -89,7 +99,7 @@ function heuristicSet(
   const answer: SetAnswer = {
     type: "set",
     set: names.filter((x) => chosen.has(x)),
-    probabilities,
+    probabilities: probabilityObject(plan, p),
     venn_abers: Object.fromEntries(sorted.map((name, j) => [name, [p[j]!, p[j]!] as [number, number]])),
     guarantee: heuristicGuarantee(input, { alpha, method: fields.method, group: fields.group, estimated: fields.estimated, n, needed, wanted: `coverage at alpha ${alpha}` }),
   };

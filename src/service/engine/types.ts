@@ -43,4 +43,15 @@ export interface QueryOutcome {
   answer: Answer;
   /** True when the profile lacked the examples for the guarantee: the answer is heuristic and the status 424. */
   insufficient: boolean;
+  /** The answer's JSON when the engine wrote it (JSON.stringify(answer) gives the same text). */
+  json?: string;
+}
+
+/** An answer the engine wrote as JSON (setAnswerJson): its object is read back from the text only when asked for. */
+export class WrittenAnswer implements QueryOutcome {
+  readonly insufficient = false;
+  constructor(readonly json: string) {}
+  get answer(): Answer {
+    return JSON.parse(this.json) as Answer;
+  }
 }

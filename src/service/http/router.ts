@@ -20,6 +20,8 @@ export interface ServiceRequest {
 export interface ServiceResponse {
   status: number;
   body: unknown;
+  /** The body as JSON, when the handler wrote it (JSON.stringify(body) gives the same text): an object's, with no `request_id`. */
+  json?: string;
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | ServiceResponse;

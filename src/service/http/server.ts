@@ -36,8 +36,11 @@ function withRequestId(body: unknown, id: string): string {
   const json = JSON.stringify(body);
   if (body === null || typeof body !== "object" || Array.isArray(body) || json === undefined || !json.startsWith("{")) return json;
   if (Object.hasOwn(body, "request_id")) return JSON.stringify({ ...body, request_id: id });
-  return `${json.length > 2 ? `${json.slice(0, -1)},` : "{"}"request_id":${JSON.stringify(id)}}`;
+  return addRequestId(json, id);
 }
+
+/** An object's JSON (with no `request_id`) with `request_id` added last. */
+const addRequestId = (json: string, id: string): string => `${json.length > 2 ? `${json.slice(0, -1)},` : "{"}"request_id":${JSON.stringify(id)}}`;
 
 function send(res: ServerResponse, status: number, id: string, payload: string, extra?: Record<string, string>): void {
   // The flat [name, value, …] form: node stores it without walking an object.
@@ -128,7 +131,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       if (answered) return;
       let payload: string;
       try {
-        payload = withRequestId(response.body, id);
+        payload = response.json !== undefined ? addRequestId(response.json, id) : withRequestId(response.body, id);
       } catch (err) {
         fail(err);
         return;
