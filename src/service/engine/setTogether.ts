@@ -39,19 +39,33 @@ export function predictSetsTogether(inputs: readonly QueryInput[]): (PreparedSet
     if (rows.length < 2) continue;
     try {
       const K = plan.sorted.length;
-      const data = new Float64Array(rows.length * K);
+      const data = scratchRows(rows.length * K);
       for (let i = 0; i < rows.length; i++) data.set(rows[i]!.set.p, i * K);
       const uniforms = cal.randomized ? Float64Array.from(rows, (r) => predictionRng(r.input.profile, r.input.name)()) : undefined;
       const codes = cal.grouped ? encodeNames(rows.map((r) => r.set.group!)) : undefined;
-      const pred = predictSetBatch(cal, { probabilities: data, width: K, ...(codes ? { groups: codes } : {}) }, uniforms ? { uniforms } : {});
+      const batch = codes ? { probabilities: data, width: K, groups: codes } : { probabilities: data, width: K };
+      const pred = predictSetBatch(cal, batch, uniforms ? { uniforms } : NO_OPTIONS);
       const beliefs = (plan.beliefs ??= optionBeliefs(rows[0]!.input.profile, plan.pool!));
-      const va = predictOptionBeliefsBatch(beliefs, { probabilities: data, width: K });
+      const va = predictOptionBeliefsBatch(beliefs, batch);
       for (let i = 0; i < rows.length; i++) rows[i]!.set.row = { membership: pred.membership, n: pred.n[i]!, p0: va.p0, p1: va.p1, at: i * K };
     } catch {
       continue;
     }
   }
   return prepared;
+}
+
+const NO_OPTIONS = Object.freeze({});
+
+/**
+ * The batch's probabilities, in one array kept from request to request: it is read by the two predictions
+ * below and by nothing after them (their results are arrays of their own), and a typed array allocated per
+ * request cost more than filling it.
+ */
+let scratch = new Float64Array(0);
+function scratchRows(size: number): Float64Array {
+  if (scratch.length !== size) scratch = new Float64Array(size);
+  return scratch;
 }
 
 function encodeNames(names: readonly string[]): { codes: Int32Array; names: string[] } {
