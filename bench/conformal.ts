@@ -158,7 +158,7 @@ ts.sort(); print(ts[len(ts) // 2] * 1e9 / len(T))
 }
 
 // `calibkit conformal` end to end on JSON Lines files (bench/_conformalCommand.ts).
-const commandLines = commandSection({ dir, n: N, width: K, cal, test, median });
+const commandLines = await commandSection({ dir, n: N, width: K, cal, test, median });
 rmSync(dir, { recursive: true, force: true });
 
 const lines = [
