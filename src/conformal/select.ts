@@ -12,7 +12,7 @@ let candidates = new Float64Array(0);
 
 /** k-th smallest (1-based, 1 ≤ k ≤ n) of `a` (may reorder `a`). Same value as sortAscending(a)[k − 1], −0 included. */
 export function selectKth(a: Float64Array, k: number): number {
-  return signedZero(a, k, a.length >= SAMPLE_FROM ? sampledSelect(a, k) : hoareSelect(a, k));
+  return a.length >= SAMPLE_FROM ? sampledSelect(a, k) : signedZero(a, k, hoareSelect(a, k));
 }
 
 /** `v` (the k-th of `a` by <) as sorted order has it: ±0 compare equal, and every −0 sorts first. */
@@ -78,8 +78,7 @@ function sampledSelect(a: Float64Array, k: number): number {
     c[kept] = v;
     kept += +(v <= hi) - under;
   }
-  if (k <= below || k > below + kept) return hoareSelect(a, k);
-  return hoareSelect(c.subarray(0, kept), k - below);
+  return selectInBand(a, c, kept, below, k);
 }
 
 /** Quickselect in place; sorts the range when it stops shrinking (introselect). */
