@@ -2,7 +2,7 @@
 // each beside its same-run baseline, and the goals checked at the largest size measured.
 import { cpus } from "node:os";
 import { CONNECTIONS, type LoadResult } from "./_load.js";
-import { evaluateBody, type IngestResult } from "./_workload.js";
+import { evaluateBodyFor, type IngestResult } from "./_workload.js";
 
 export type EngineName = "sqlite" | "postgres";
 export type Measured = LoadResult & { cpuMsPerRequest?: number };
@@ -109,8 +109,8 @@ export function render(rows: SizeResult[], run: RunInfo): string {
 - date: ${run.startedAt.toISOString()} to ${new Date().toISOString()}; CPU: ${cpus()[0]?.model.trim() ?? "unknown"}, ${cpus().length} cores; node ${process.version}
 - code measured: ${run.code}
 - machine load average (1/5/15 min): ${load(run.loadBefore)} at the start, ${load(run.loadAfter)} at the end (other work shares the ${cpus().length} cores; figures are best read as ratios to their same-run baselines)
-- one \`calibkit serve\` process per engine, ${s.fromSource ? "from source through tsx (BENCH_FROM_SOURCE=1)" : "compiled (the bench runs \`npm run build\` first), as an installed calibkit runs"}, one profile \`bench\` (client_evidence, LAC, alpha 0.1) grown through the sizes in turn; PostgreSQL is a real server started for the run (initdb + pg_ctl on a unix socket, as the tests start it: test/store/postgresServer.ts)
-- evaluate: 4 set queries over 4 options with client evidence, ${(Buffer.byteLength(evaluateBody) / 1024).toFixed(1)} KiB; load from a separate process over loopback (raw-socket HTTP/1.1, ${CONNECTIONS} keep-alive connections), ${s.warmupMs} ms warm-up then ${s.measureMs} ms measured per run; echo baseline: a bare node:http server that parses the same body and sends it back as JSON, measured alternately with the service (${s.rounds} rounds each)
+- one \`calibkit serve\` process per engine, ${s.fromSource ? "from source through tsx (BENCH_FROM_SOURCE=1)" : "compiled (the bench runs \`npm run build\` first), as an installed calibkit runs"}, one profile per size, \`bench-SIZE\` (client_evidence, LAC, alpha 0.1), created and grown from 0 to its size in turn, so the store also holds the smaller sizes' profiles (and what their continuous ingestion added) when a larger one is measured; PostgreSQL is a real server started for the run (initdb + pg_ctl on a unix socket, as the tests start it: test/store/postgresServer.ts)
+- evaluate: 4 set queries over 4 options with client evidence, ${(Buffer.byteLength(evaluateBodyFor("bench-1000000")) / 1024).toFixed(1)} KiB; load from a separate process over loopback (raw-socket HTTP/1.1, ${CONNECTIONS} keep-alive connections), ${s.warmupMs} ms warm-up then ${s.measureMs} ms measured per run; echo baseline: a bare node:http server that parses the same body and sends it back as JSON, measured alternately with the service (${s.rounds} rounds each)
 
 ### Goals (issue 12)
 

@@ -21,12 +21,12 @@ export function examples(from: number, n: number): unknown[] {
 
 export const batchBody = (from: number, n: number) => JSON.stringify({ examples: examples(from, n) });
 
-/** 4 set queries (LAC, alpha 0.1) over 4 options on the profile `bench`. */
-export const evaluateBody = JSON.stringify({
+/** 4 set queries (LAC, alpha 0.1) over 4 options on the profile `profile`. */
+export const evaluateBodyFor = (profile: string) => JSON.stringify({
   context: "A support ticket about a late delivery.",
   backend: BACKEND,
   queries: Object.fromEntries(["topic", "urgency", "tone", "team"].map((q, i) => [q, {
-    type: "set", instructions: `Classify the ${q}`, options: { A: "a", B: "b", C: "c", D: "d" }, calibration_profile: "bench",
+    type: "set", instructions: `Classify the ${q}`, options: { A: "a", B: "b", C: "c", D: "d" }, calibration_profile: profile,
     evidence: { option_probabilities: { A: 0.55 - i * 0.05, B: 0.25, C: 0.12 + i * 0.03, D: 0.08 + i * 0.02 } },
   }])),
 });
@@ -46,7 +46,7 @@ export interface IngestResult {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Posts examples numbered [from, to) in batches of `batch` from `writers` concurrent clients; each 200 is durable. */
-export async function ingest(api: string, from: number, to: number, batch: number, writers: number): Promise<IngestResult> {
+export async function ingest(api: string, profile: string, from: number, to: number, batch: number, writers: number): Promise<IngestResult> {
   const statuses: Record<string, number> = {};
   let next = from;
   const t0 = performance.now();
@@ -57,7 +57,7 @@ export async function ingest(api: string, from: number, to: number, batch: numbe
       next += n;
       const body = batchBody(start, n);
       for (let attempt = 0; ; attempt++) {
-        const res = await post(`${api}/calibration-profiles/bench/examples`, body, { "idempotency-key": `bench-${start}` });
+        const res = await post(`${api}/calibration-profiles/${profile}/examples`, body, { "idempotency-key": `${profile}-${start}` });
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status === 200) break;
         if ((res.status !== 503 && res.status !== 529) || attempt >= 20) throw new Error(`ingest of ${start}..${start + n} answered ${res.status}: ${res.text.slice(0, 300)}`);
@@ -69,14 +69,14 @@ export async function ingest(api: string, from: number, to: number, batch: numbe
 }
 
 /** One client posting batches without pause until `stop()`; examples numbered from `from`. */
-export function continuousIngest(api: string, from: number, batch: number): { stop(): Promise<IngestResult & { next: number }> } {
+export function continuousIngest(api: string, profile: string, from: number, batch: number): { stop(): Promise<IngestResult & { next: number }> } {
   const statuses: Record<string, number> = {};
   let running = true;
   let next = from;
   const t0 = performance.now();
   const loop = (async () => {
     while (running) {
-      const res = await post(`${api}/calibration-profiles/bench/examples`, batchBody(next, batch), { "idempotency-key": `bench-${next}` });
+      const res = await post(`${api}/calibration-profiles/${profile}/examples`, batchBody(next, batch), { "idempotency-key": `${profile}-${next}` });
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       if (res.status === 200) next += batch;
       else await pause(50);

@@ -18,7 +18,7 @@ import { startPostgres, type PostgresServer } from "../test/store/postgresServer
 import { runLoad, type LoadResult } from "./_load.js";
 import { build, cpuSeconds, machineTicks, startEcho, startServe, stop, type Started } from "./_processes.js";
 import { render, type EngineName, type Measured, type Restart, type SizeResult } from "./_serviceReport.js";
-import { BACKEND, continuousIngest, evaluateBody, fsyncBaseline, ingest, post } from "./_workload.js";
+import { BACKEND, continuousIngest, evaluateBodyFor, fsyncBaseline, ingest, post } from "./_workload.js";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -39,7 +39,7 @@ const SETTINGS = {
 };
 
 /** A load run plus the server's CPU time per answered request. */
-async function measured(target: Started, path: string, rate: number): Promise<Measured> {
+async function measured(target: Started, path: string, rate: number, evaluateBody: string): Promise<Measured> {
   const before = await cpuSeconds(target.child.pid);
   const result = await runLoad({ url: target.url, path, body: evaluateBody, rate, warmupMs: SETTINGS.warmupMs, measureMs: SETTINGS.measureMs });
   const after = await cpuSeconds(target.child.pid);
@@ -48,14 +48,14 @@ async function measured(target: Started, path: string, rate: number): Promise<Me
   return before === undefined || after === undefined ? result : { ...result, cpuMsPerRequest: ((after - before) * 1000) / served };
 }
 
-async function evaluateN(api: string): Promise<{ status: number; n?: number }> {
+async function evaluateN(api: string, evaluateBody: string): Promise<{ status: number; n?: number }> {
   const res = await post(`${api}/evaluate`, evaluateBody);
   if (res.status !== 200) return { status: res.status };
   return { status: 200, n: (JSON.parse(res.text) as { answers: { topic: { guarantee: { n: number } } } }).answers.topic.guarantee.n };
 }
 
 /** Stops the service and starts a new process on the same store: until `listening`, and until an evaluate answers 200. */
-async function restart(old: Started, start: () => Promise<Started>, signal: "SIGTERM" | "SIGKILL"): Promise<Restart & { service: Started }> {
+async function restart(old: Started, start: () => Promise<Started>, signal: "SIGTERM" | "SIGKILL", evaluateBody: string): Promise<Restart & { service: Started }> {
   const bare = await startEcho(SETTINGS.fromSource); // the start of a bare process through the same loader, just before
   await stop(bare.child);
   await stop(old.child, signal);
@@ -63,7 +63,7 @@ async function restart(old: Started, start: () => Promise<Started>, signal: "SIG
   const service = await start();
   const polls: Record<string, number> = {};
   for (;;) {
-    const { status } = await evaluateN(`${service.url}/api/v1`);
+    const { status } = await evaluateN(`${service.url}/api/v1`, evaluateBody);
     polls[status] = (polls[status] ?? 0) + 1;
     if (status === 200) break;
     await new Promise((r) => setTimeout(r, 10));
@@ -80,24 +80,26 @@ async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresSe
   let service = await start();
   const results: SizeResult[] = [];
   try {
-    const created = await post(`${service.url}/api/v1/calibration-profiles`, JSON.stringify({ name: "bench", backend: BACKEND, alpha: 0.1, method: "LAC" }));
-    if (created.status >= 300) throw new Error(`create profile: ${created.status} ${created.text}`);
-    let n = 0;
     for (const size of SETTINGS.sizes) {
-      if (size <= n) continue;
-      process.stderr.write(`bench/service: ${engine}: ingesting ${n} → ${size}\n`);
+      // Each size has a profile of its own: the continuous ingestion at one size writes past the next size.
+      const profile = `bench-${size}`;
+      const evaluateBody = evaluateBodyFor(profile);
+      const created = await post(`${service.url}/api/v1/calibration-profiles`, JSON.stringify({ name: profile, backend: BACKEND, alpha: 0.1, method: "LAC" }));
+      if (created.status >= 300) throw new Error(`create profile: ${created.status} ${created.text}`);
+      let n = 0;
+      process.stderr.write(`bench/service: ${engine}: ingesting ${n} → ${size} into ${profile}\n`);
       const baselineBatches = Math.max(1, Math.min(40, Math.floor((size - n) / SETTINGS.batch)));
       const ingestBaseline = await fsyncBaseline(join(dir, "baseline.jsonl"), n, SETTINGS.batch, baselineBatches);
-      const ingested = await ingest(`${service.url}/api/v1`, n, size, SETTINGS.batch, SETTINGS.writers);
+      const ingested = await ingest(`${service.url}/api/v1`, profile, n, size, SETTINGS.batch, SETTINGS.writers);
       n = size;
-      const check = await evaluateN(`${service.url}/api/v1`);
+      const check = await evaluateN(`${service.url}/api/v1`, evaluateBody);
       if (check.n !== n) throw new Error(`after ingesting ${n} examples the evaluate answered ${check.status} with n = ${check.n}`);
 
       process.stderr.write(`bench/service: ${engine} @ ${n}: restart\n`);
       const restarts: Restart[] = [];
       // A crash straight after the ingestion first (nothing written at a clean stop helps it), then a clean stop.
       for (const signal of ["SIGKILL", "SIGTERM"] as const) {
-        const { service: next, ...measuredRestart } = await restart(service, start, signal);
+        const { service: next, ...measuredRestart } = await restart(service, start, signal, evaluateBody);
         service = next;
         restarts.push(measuredRestart);
       }
@@ -106,25 +108,25 @@ async function runEngine(engine: EngineName, echo: Started, pg: () => PostgresSe
       const ticksBefore = await machineTicks();
       const peaks = { echo: [] as Measured[], service: [] as Measured[] };
       for (let round = 0; round < SETTINGS.rounds; round++) {
-        peaks.echo.push(await measured(echo, "/", 0));
-        peaks.service.push(await measured(service, "/api/v1/evaluate", 0));
+        peaks.echo.push(await measured(echo, "/", 0, evaluateBody));
+        peaks.service.push(await measured(service, "/api/v1/evaluate", 0, evaluateBody));
       }
       const medianRps = (runs: LoadResult[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!.rps;
       const half = { echo: [] as LoadResult[], service: [] as LoadResult[] };
       for (let round = 0; round < SETTINGS.rounds; round++) {
-        half.echo.push(await measured(echo, "/", medianRps(peaks.echo) / 2));
-        half.service.push(await measured(service, "/api/v1/evaluate", medianRps(peaks.service) / 2));
+        half.echo.push(await measured(echo, "/", medianRps(peaks.echo) / 2, evaluateBody));
+        half.service.push(await measured(service, "/api/v1/evaluate", medianRps(peaks.service) / 2, evaluateBody));
       }
       const ticksAfter = await machineTicks();
 
       process.stderr.write(`bench/service: ${engine} @ ${n}: latency under continuous ingestion\n`);
-      const writer = continuousIngest(`${service.url}/api/v1`, n, SETTINGS.liveBatch);
+      const writer = continuousIngest(`${service.url}/api/v1`, profile, n, SETTINGS.liveBatch);
       const live = await runLoad({ url: service.url, path: "/api/v1/evaluate", body: evaluateBody, rate: SETTINGS.liveRate, warmupMs: SETTINGS.warmupMs, measureMs: SETTINGS.liveMeasureMs });
       const written = await writer.stop();
       const liveEcho = await runLoad({ url: echo.url, path: "/", body: evaluateBody, rate: SETTINGS.liveRate, warmupMs: SETTINGS.warmupMs, measureMs: SETTINGS.liveMeasureMs });
       const measuredN = n;
       n = written.next;
-      const after = await evaluateN(`${service.url}/api/v1`);
+      const after = await evaluateN(`${service.url}/api/v1`, evaluateBody);
       if (after.n !== n) throw new Error(`after continuous ingestion to ${n} examples the evaluate answered ${after.status} with n = ${after.n}`);
       results.push({
         engine, n: measuredN, ingest: ingested, ingestBaseline,
