@@ -12,19 +12,18 @@ import type {
   Answer, BeliefQuery, ClaimQuery, EvaluateRequest, EvaluateResponse, ExampleRecord, GateQuery, IntervalQuery, JudgeAnswer, JudgeQuery,
   Profile, RouteAnswer, RouteQuery, SetQuery,
 } from "../api/index.js";
-import {
-  calibrateInterval, calibrateOptionBeliefs, minimumN, predictInterval, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
-  type CalibratedOptionBeliefs, type CalibratedOrdinal, type CalibratedSet,
-} from "../conformal/index.js";
 import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
 import { localClaimAnswer } from "./crossCheckClaim.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
-import { positionUniforms, rebuildPrefix, serviceSetCalibration, VENN_ABERS_WINDOW, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+import { evidenceMap, exactLabelName, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+import { coveredByInterval, localIntervalAnswer } from "./crossCheckInterval.js";
 import { localJudgeAnswer } from "./crossCheckJudge.js";
 import { localRouteAnswer } from "./crossCheckRoute.js";
+import { coveredBySet, localSetAnswer, predictSetsTogether, type LocalSetAnswer, type SetPredictions } from "./crossCheckSet.js";
 
 export { CROSS_CHECK_TOLERANCE, compareFields, type FieldDifference } from "./crossCheckCompare.js";
 export { checkAudit, checkMonitor, localMonitorPath, type MonitorPath } from "./crossCheckAudit.js";
+export type { LocalSetAnswer } from "./crossCheckSet.js";
 
 export interface CrossCheckDisagreement extends FieldDifference {
   /** The query, as `<label>/<query name>` when the caller labels its requests (e.g. the test item id). */
@@ -48,45 +47,15 @@ export interface CrossCheckerOptions {
   stageCosts?: Readonly<Record<string, number>>;
 }
 
-const SET_METHODS = new Set(["LAC", "APS", "RAPS"]);
-const INTERVAL_METHOD_NAMES = ["CQR", "ordinal-aps"] as const;
-const INTERVAL_METHODS = new Set<string>(INTERVAL_METHOD_NAMES);
-
-/** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
-export interface LocalSetAnswer {
-  type: "set";
-  set?: string[];
-  probabilities: Record<string, number>;
-  venn_abers?: Record<string, [number, number]>;
-  guarantee: Record<string, unknown>;
-}
-
-type EvidenceMaps = { option_probabilities?: Record<string, number>; level_probabilities?: Record<string, number> };
-
-function probabilityMap(example: ExampleRecord, levels: boolean): Record<string, number> | undefined {
-  const ev = example.metadata?.evidence as EvidenceMaps | undefined;
-  return levels ? ev?.level_probabilities : ev?.option_probabilities;
-}
-
-/** An example label as a name: strings as they are, numbers spelled out. */
-const labelName = (label: unknown): string | undefined =>
-  typeof label === "string" ? label : typeof label === "number" && Number.isFinite(label) ? String(label) : undefined;
-
-/**
- * The local engine for one profile version: calibrates lazily per (option names, method, α) and caches,
- * so checking m answers costs one calibration plus O(m K log n).
- */
 export class CrossChecker {
-  readonly #profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
-  readonly #examples: readonly ExampleRecord[];
   readonly #cache = new Map<string, unknown>();
   readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, uncheckedReasons: [], disagreements: [] };
   readonly #engine: LocalEngine;
+  /** Set predictions made together for the queries of the request being checked. */
+  readonly #together: SetPredictions = new WeakMap();
 
   /** `examples`: every example of the profile, in the order they were added. */
   constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha">, examples: readonly ExampleRecord[], options: CrossCheckerOptions = {}) {
-    this.#profile = profile;
-    this.#examples = examples;
     this.#engine = { profile, examples, cached: (key, build) => this.#cached(key, build), stageCosts: options.stageCosts };
   }
 
@@ -99,111 +68,14 @@ export class CrossChecker {
     return this.#cache.get(key) as T;
   }
 
-  /** The examples whose evidence covers exactly `names` (levels: level_probabilities) and whose label is one of them. */
-  #pool(names: readonly string[], levels = false): { rows: Float64Array; labels: Int32Array; positions: Int32Array } {
-    return this.#cached(`pool|${levels}|${JSON.stringify(names)}`, () => {
-      const index = new Map(names.map((n, i) => [n, i]));
-      const rows: number[] = [];
-      const labels: number[] = [];
-      const positions: number[] = [];
-      this.#examples.forEach((ex, position) => {
-        const name = labelName(ex.label);
-        const y = name === undefined ? undefined : index.get(name);
-        const p = probabilityMap(ex, levels);
-        if (y === undefined || !p || Object.keys(p).length !== names.length || names.some((n) => p[n] === undefined)) return;
-        for (const n of names) rows.push(p[n]!);
-        labels.push(y);
-        positions.push(position);
-      });
-      return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), positions: Int32Array.from(positions) };
-    });
-  }
-
-  /** The service's set calibration (docs/service.md, "Reproducing randomized answers"). */
-  #setCalibration(pool: { rows: Float64Array; labels: Int32Array; positions: Int32Array }, width: number, method: string, alpha: number): CalibratedSet {
-    return serviceSetCalibration(this.#profile.name, pool, width, method, alpha);
-  }
-
-  /** Set predictions made together for the queries of the request being checked (#predictSetsTogether). */
-  #batched = new WeakMap<SetQuery, { set: string[]; n: number }>();
-
-  /**
-   * The request's set queries that share a calibration (method, α, options), predicted in one call of the
-   * batch API each, with the same per-query seeds; localSetAnswer takes its row. Anything this cannot
-   * prepare is left to localSetAnswer, so the answers are those of the per-query path.
-   */
-  #predictSetsTogether(request: EvaluateRequest): void {
-    const together = new Map<CalibratedSet, { query: SetQuery; name: string; p: Float64Array; sorted: string[] }[]>();
-    for (const [name, q] of Object.entries(request.queries)) {
-      if (q.type !== "set") continue;
-      const query = q as SetQuery;
-      const given = query.evidence?.option_probabilities;
-      if (!given) continue;
-      const sorted = Object.keys(query.options).sort();
-      const alpha = query.alpha ?? this.#profile.alpha;
-      const method = query.method?.toUpperCase() ?? (SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC");
-      const pool = this.#pool(sorted);
-      if (pool.labels.length < minimumN(alpha)) continue;
-      try {
-        const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet => this.#setCalibration(pool, sorted.length, method, alpha));
-        let rows = together.get(cal);
-        if (!rows) together.set(cal, (rows = []));
-        rows.push({ query, name, p: Float64Array.from(sorted, (n) => given[n] ?? NaN), sorted });
-      } catch {
-        continue;
-      }
-    }
-    const seed = `${this.#profile.name}@${this.#profile.version}`;
-    for (const [cal, rows] of together) {
-      if (rows.length < 2) continue;
-      const K = rows[0]!.sorted.length;
-      const data = new Float64Array(rows.length * K);
-      rows.forEach((r, i) => data.set(r.p, i * K));
-      const uniforms = cal.randomized ? Float64Array.from(rows, (r) => rngFromString(`${seed}/${r.name}`)()) : undefined;
-      try {
-        const pred = predictSetBatch(cal, { probabilities: data, width: K }, uniforms ? { uniforms } : {});
-        rows.forEach((r, i) => this.#batched.set(r.query, { set: r.sorted.filter((_, j) => pred.membership[i * K + j] === 1), n: pred.n[i]! }));
-      } catch {
-        continue;
-      }
-    }
-  }
-
   /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
   localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
-    const names = Object.keys(query.options);
-    const sorted = [...names].sort();
-    const alpha = query.alpha ?? this.#profile.alpha;
-    const requested = query.method?.toUpperCase();
-    const method = requested ?? (SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC");
-    const given = query.evidence?.option_probabilities;
-    if (!given) throw new TypeError(`query ${name} has no option_probabilities`);
-    const p = Float64Array.from(sorted, (n) => given[n] ?? NaN);
-    const probabilities = Object.fromEntries(sorted.map((n, j) => [n, p[j]!]));
-    const pool = this.#pool(sorted);
-    const n = pool.labels.length;
-    const base = { alpha, profile: this.#profile.name, profile_version: this.#profile.version };
-    if (n < minimumN(alpha)) {
-      // Too few examples: the service answers heuristically (424); only the probabilities are comparable.
-      return { type: "set", probabilities, guarantee: { ...base, kind: "heuristic", holds: false, n } };
-    }
-    const seed = `${this.#profile.name}@${this.#profile.version}`;
-    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(sorted)}`, (): CalibratedSet => this.#setCalibration(pool, sorted.length, method, alpha));
-    const prediction = this.#batched.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${seed}/${name}`), { pValues: false });
-    const beliefs = this.#cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
-      const m = rebuildPrefix(n);
-      const from = Math.max(0, m - VENN_ABERS_WINDOW);
-      return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(from * sorted.length, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(from, m) });
-    });
-    const va = predictOptionBeliefs(beliefs, p);
-    const inSet = new Set(prediction.set);
-    return {
-      type: "set",
-      set: names.filter((x) => inSet.has(x)),
-      probabilities,
-      venn_abers: Object.fromEntries(sorted.map((x, j) => [x, [va[j]!.p0, va[j]!.p1] as [number, number]])),
-      guarantee: { ...base, kind: "coverage", holds: true, n: prediction.n, method },
-    };
+    return localSetAnswer(this.#engine, name, query, this.#together);
+  }
+
+  /** The interval answer the local engine gives to `query` (named `name`). */
+  localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
+    return localIntervalAnswer(this.#engine, name, query);
   }
 
   /**
@@ -212,68 +84,12 @@ export class CrossChecker {
    * undefined when it cannot be judged (no evidence, or too few calibration examples).
    */
   covered(example: ExampleRecord, alpha: number, seed: string): boolean | undefined {
-    const label = labelName(example.label);
-    const levelMap = probabilityMap(example, true);
-    if (levelMap && label !== undefined) return this.#coveredByInterval(levelMap, label, alpha, seed);
-    const p = probabilityMap(example, false);
-    if (!p || label === undefined) return undefined;
-    const names = Object.keys(p).sort();
-    if (names.length < 2 || !names.includes(label)) return undefined;
-    const pool = this.#pool(names);
-    if (pool.labels.length < minimumN(alpha)) return undefined;
-    const method = SET_METHODS.has(this.#profile.method) ? this.#profile.method : "LAC";
-    const base = `${this.#profile.name}@${this.#profile.version}`;
-    const cal = this.#cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet => this.#setCalibration(pool, names.length, method, alpha));
-    const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${base}/${seed}`), { pValues: false });
-    if (prediction.n < minimumN(alpha)) return undefined;
-    return prediction.set.includes(label);
-  }
-
-  #intervalCalibration(names: readonly string[], method: string, alpha: number): CalibratedOrdinal {
-    const pool = this.#pool(names, true);
-    return this.#cached(`interval|${method}|${alpha}|${JSON.stringify(names)}`, () => {
-      const u = positionUniforms(this.#profile.name, pool.positions);
-      let t = 0;
-      return calibrateInterval({ probabilities: { data: pool.rows, width: names.length }, labels: pool.labels }, { method, alpha, rng: () => u[t++]! });
-    });
-  }
-
-  get #seed(): string {
-    return `${this.#profile.name}@${this.#profile.version}`;
-  }
-
-  #coveredByInterval(map: Record<string, number>, label: string, alpha: number, seed: string): boolean | undefined {
-    const levels = Object.keys(map); // the evidence's own order is the scale
-    const y = levels.indexOf(label);
-    if (y < 0 || this.#pool(levels, true).labels.length < minimumN(alpha)) return undefined;
-    const method = INTERVAL_METHODS.has(this.#profile.method) ? this.#profile.method : "ordinal-aps";
-    const pred = predictInterval(this.#intervalCalibration(levels, method, alpha), { probabilities: Float64Array.from(levels, (l) => map[l]!), levels }, rngFromString(`${this.#seed}/${seed}`));
-    return !pred.empty && pred.lower <= y && y <= pred.upper;
-  }
-
-  /** The interval answer the local engine gives to `query` (named `name`). */
-  localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
-    const levels = query.levels;
-    const names = levels.map(String);
-    const alpha = query.alpha ?? this.#profile.alpha;
-    const requested = query.method === undefined ? undefined : INTERVAL_METHOD_NAMES.find((m) => m.toLowerCase() === query.method!.toLowerCase());
-    const method = requested ?? (INTERVAL_METHODS.has(this.#profile.method) ? this.#profile.method : "ordinal-aps");
-    const given = query.evidence?.level_probabilities;
-    if (!given) throw new TypeError(`query ${name} has no level_probabilities`);
-    const n = this.#pool(names, true).labels.length;
-    const base = { alpha, profile: this.#profile.name, profile_version: this.#profile.version };
-    if (n < minimumN(alpha)) return { type: "interval", guarantee: { ...base, kind: "heuristic", holds: false, n } };
-    const p = Float64Array.from(names, (l) => given[l] ?? NaN);
-    const pred = predictInterval(this.#intervalCalibration(names, method, alpha), { probabilities: p, levels: names }, rngFromString(`${this.#seed}/${name}`));
-    const lower = pred.empty ? pred.pointEstimate : pred.lower;
-    const upper = pred.empty ? pred.pointEstimate : pred.upper;
-    return {
-      type: "interval",
-      point_estimate: levels[pred.pointEstimate],
-      interval: [levels[lower], levels[upper]],
-      legend: pred.legend,
-      guarantee: { ...base, kind: "coverage", holds: true, n: pred.n, method },
-    };
+    const label = exactLabelName(example.label);
+    if (label === undefined) return undefined;
+    const levels = evidenceMap(example, true);
+    if (levels) return coveredByInterval(this.#engine, levels, label, alpha, seed);
+    const options = evidenceMap(example, false);
+    return options ? coveredBySet(this.#engine, options, label, alpha, seed) : undefined;
   }
 
   /** Records the differences between a service result and the local one under the name `query`. */
@@ -305,7 +121,7 @@ export class CrossChecker {
    */
   check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
     const found: CrossCheckDisagreement[] = [];
-    this.#predictSetsTogether(request);
+    predictSetsTogether(this.#engine, request, this.#together);
     for (const [name, query] of Object.entries(request.queries)) {
       const who = label ? `${label}/${name}` : name;
       const answer = response.answers[name] as Answer | undefined;

@@ -130,3 +130,36 @@ export function serviceSetCalibration(profile: string, pool: Pick<Pool, "rows" |
   let t = 0;
   return calibrateSet(examples(n), { method, alpha, rng: () => u[t++]! });
 }
+
+/** An example's label as a name for set and interval pools: strings as they are, finite numbers spelled out. */
+export const exactLabelName = (label: unknown): string | undefined =>
+  typeof label === "string" ? label : typeof label === "number" && Number.isFinite(label) ? String(label) : undefined;
+
+/**
+ * The examples whose option map (`levels`: level map) has exactly the keys `names` and whose label is one of
+ * them, in the order added: the pool of set and interval calibrations (no sample frequencies here).
+ */
+export function exactPool(engine: LocalEngine, names: readonly string[], levels = false): Pick<Pool, "rows" | "labels" | "positions"> {
+  return engine.cached(`pool|${levels}|${JSON.stringify(names)}`, () => {
+    const index = new Map(names.map((n, i) => [n, i]));
+    const rows: number[] = [];
+    const labels: number[] = [];
+    const positions: number[] = [];
+    engine.examples.forEach((ex, position) => {
+      const name = exactLabelName(ex.label);
+      const y = name === undefined ? undefined : index.get(name);
+      const p = evidenceMap(ex, levels);
+      if (y === undefined || !p || Object.keys(p).length !== names.length || names.some((n) => p[n] === undefined)) return;
+      for (const n of names) rows.push(p[n]!);
+      labels.push(y);
+      positions.push(position);
+    });
+    return { rows: Float64Array.from(rows), labels: Int32Array.from(labels), positions: Int32Array.from(positions) };
+  });
+}
+
+/** An example's option map, or its level map (`levels`), as stored. */
+export function evidenceMap(example: ExampleRecord, levels: boolean): Record<string, number> | undefined {
+  const evidence = exampleEvidence(example);
+  return levels ? evidence?.level_probabilities : evidence?.option_probabilities;
+}

@@ -1,0 +1,114 @@
+// Set answers recomputed locally: the service's set calibration of the exact-names pool, a request's set
+// queries that share one calibration predicted together through the batch API (as the service does), the
+// per-option Venn–Abers beliefs, and whether the set calibration covers one labelled example.
+import type { EvaluateRequest, SetQuery } from "../api/index.js";
+import {
+  calibrateOptionBeliefs, minimumN, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
+  type CalibratedOptionBeliefs, type CalibratedSet,
+} from "../conformal/index.js";
+import { exactPool, profileFields, rebuildPrefix, serviceSetCalibration, setMethodOf, VENN_ABERS_WINDOW, type LocalEngine } from "./crossCheckEvidence.js";
+
+/** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
+export interface LocalSetAnswer {
+  type: "set";
+  set?: string[];
+  probabilities: Record<string, number>;
+  venn_abers?: Record<string, [number, number]>;
+  guarantee: Record<string, unknown>;
+}
+
+/** Set predictions made together for the queries of one request, by query. */
+export type SetPredictions = WeakMap<SetQuery, { set: string[]; n: number }>;
+
+const versionSeed = (engine: LocalEngine) => `${engine.profile.name}@${engine.profile.version}`;
+
+function setCalibration(engine: LocalEngine, names: readonly string[], method: string, alpha: number): CalibratedSet {
+  return engine.cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet =>
+    serviceSetCalibration(engine.profile.name, exactPool(engine, names), names.length, method, alpha));
+}
+
+/**
+ * The request's set queries that share a calibration (method, α, options), predicted in one call of the
+ * batch API each, with the same per-query seeds; localSetAnswer takes its row. Anything this cannot
+ * prepare is left to localSetAnswer, so the answers are those of the per-query path.
+ */
+export function predictSetsTogether(engine: LocalEngine, request: EvaluateRequest, into: SetPredictions): void {
+  const together = new Map<CalibratedSet, { query: SetQuery; name: string; p: Float64Array; sorted: string[] }[]>();
+  for (const [name, q] of Object.entries(request.queries)) {
+    if (q.type !== "set") continue;
+    const query = q as SetQuery;
+    const given = query.evidence?.option_probabilities;
+    if (!given) continue;
+    const sorted = Object.keys(query.options).sort();
+    const alpha = query.alpha ?? engine.profile.alpha;
+    const method = query.method?.toUpperCase() ?? setMethodOf(engine);
+    if (exactPool(engine, sorted).labels.length < minimumN(alpha)) continue;
+    try {
+      const cal = setCalibration(engine, sorted, method, alpha);
+      let rows = together.get(cal);
+      if (!rows) together.set(cal, (rows = []));
+      rows.push({ query, name, p: Float64Array.from(sorted, (n) => given[n] ?? NaN), sorted });
+    } catch {
+      continue;
+    }
+  }
+  for (const [cal, rows] of together) {
+    if (rows.length < 2) continue;
+    const K = rows[0]!.sorted.length;
+    const data = new Float64Array(rows.length * K);
+    rows.forEach((r, i) => data.set(r.p, i * K));
+    const uniforms = cal.randomized ? Float64Array.from(rows, (r) => rngFromString(`${versionSeed(engine)}/${r.name}`)()) : undefined;
+    try {
+      const pred = predictSetBatch(cal, { probabilities: data, width: K }, uniforms ? { uniforms } : {});
+      rows.forEach((r, i) => into.set(r.query, { set: r.sorted.filter((_, j) => pred.membership[i * K + j] === 1), n: pred.n[i]! }));
+    } catch {
+      continue;
+    }
+  }
+}
+
+/** The set answer the local engine gives to `query` (named `name`); `together`: predictSetsTogether's rows. */
+export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuery, together?: SetPredictions): LocalSetAnswer {
+  const names = Object.keys(query.options);
+  const sorted = [...names].sort();
+  const alpha = query.alpha ?? engine.profile.alpha;
+  const method = query.method?.toUpperCase() ?? setMethodOf(engine);
+  const given = query.evidence?.option_probabilities;
+  if (!given) throw new TypeError(`query ${name} has no option_probabilities`);
+  const p = Float64Array.from(sorted, (n) => given[n] ?? NaN);
+  const probabilities = Object.fromEntries(sorted.map((n, j) => [n, p[j]!]));
+  const pool = exactPool(engine, sorted);
+  const n = pool.labels.length;
+  const base = { alpha, ...profileFields(engine) };
+  if (n < minimumN(alpha)) {
+    // Too few examples: the service answers heuristically (424); only the probabilities are comparable.
+    return { type: "set", probabilities, guarantee: { ...base, kind: "heuristic", holds: false, n } };
+  }
+  const cal = setCalibration(engine, sorted, method, alpha);
+  const prediction = together?.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${versionSeed(engine)}/${name}`), { pValues: false });
+  const beliefs = engine.cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
+    const m = rebuildPrefix(n);
+    const from = Math.max(0, m - VENN_ABERS_WINDOW);
+    return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(from * sorted.length, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(from, m) });
+  });
+  const va = predictOptionBeliefs(beliefs, p);
+  const inSet = new Set(prediction.set);
+  return {
+    type: "set",
+    set: names.filter((x) => inSet.has(x)),
+    probabilities,
+    venn_abers: Object.fromEntries(sorted.map((x, j) => [x, [va[j]!.p0, va[j]!.p1] as [number, number]])),
+    guarantee: { ...base, kind: "coverage", holds: true, n: prediction.n, method },
+  };
+}
+
+/** Whether the set of an example with option probabilities `p` holds `label`; undefined when it cannot be judged. */
+export function coveredBySet(engine: LocalEngine, p: Record<string, number>, label: string, alpha: number, seed: string): boolean | undefined {
+  const names = Object.keys(p).sort();
+  if (names.length < 2 || !names.includes(label)) return undefined;
+  if (exactPool(engine, names).labels.length < minimumN(alpha)) return undefined;
+  const cal = setCalibration(engine, names, setMethodOf(engine), alpha);
+  const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${versionSeed(engine)}/${seed}`), { pValues: false });
+  if (prediction.n < minimumN(alpha)) return undefined;
+  return prediction.set.includes(label);
+}
