@@ -11,8 +11,25 @@ let scratch = new Uint32Array(0);
 
 /** Sorts `a` ascending in place and returns it. */
 export function sortAscending(a: Float64Array): Float64Array {
+  if (a.length < RADIX_FROM || !LITTLE_ENDIAN) return a.sort();
+  const steps = radixSteps(a, counts, (length) => (scratch.length < length ? (scratch = new Uint32Array(length)) : scratch));
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * sortAscending in steps, yielding between the passes over the array, for a caller that spreads a large sort over
+ * several turns of its event loop; with working arrays of its own, as other sorts may run between its steps.
+ */
+export function* sortAscendingSteps(a: Float64Array): Generator<void, Float64Array> {
+  if (a.length < RADIX_FROM || !LITTLE_ENDIAN) return a.sort();
+  return yield* radixSteps(a, new Uint32Array(3 * 2048), (length) => new Uint32Array(length));
+}
+
+function* radixSteps(a: Float64Array, counts: Uint32Array, scratchOf: (length: number) => Uint32Array): Generator<void, Float64Array> {
   const n = a.length;
-  if (n < RADIX_FROM || !LITTLE_ENDIAN) return a.sort();
   const u = new Uint32Array(a.buffer, a.byteOffset, 2 * n);
   counts.fill(0);
   // Order-preserving transform: negative numbers get every bit flipped, the others only the sign bit.
@@ -27,9 +44,9 @@ export function sortAscending(a: Float64Array): Float64Array {
     counts[2048 + ((hi >>> 11) & 2047)]!++;
     counts[4096 + (hi >>> 22)]!++;
   }
-  if (scratch.length < 2 * n) scratch = new Uint32Array(2 * n);
+  yield;
   let src: Uint32Array = u;
-  let dst: Uint32Array = scratch.subarray(0, 2 * n);
+  let dst: Uint32Array = scratchOf(2 * n).subarray(0, 2 * n);
   for (let pass = 0; pass < 3; pass++) {
     const base = pass * 2048;
     const shift = pass * 11;
@@ -54,6 +71,7 @@ export function sortAscending(a: Float64Array): Float64Array {
     const t = src;
     src = dst;
     dst = t;
+    yield;
   }
   for (let i = 0; i < 2 * n; i += 2) {
     let lo = src[i]!;
@@ -66,6 +84,7 @@ export function sortAscending(a: Float64Array): Float64Array {
     u[i] = lo;
     u[i + 1] = hi;
   }
+  yield;
   // Keys equal in the high word are adjacent but unordered among themselves: finish them.
   let start = 0;
   for (let i = 1; i <= n; i++) {

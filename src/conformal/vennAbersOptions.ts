@@ -13,6 +13,9 @@ export interface CalibratedOptionBeliefs {
   readonly perOption: readonly CalibratedBelief[];
 }
 
+/** Rows checked between two yields of the stepwise calibration. */
+const ROWS_PER_STEP = 16_384;
+
 /** Needs equal row lengths (option j means the same option in every example). */
 export function calibrateOptionBeliefs(examples: { probabilities: ProbabilityRows; labels: ArrayLike<number> }): CalibratedOptionBeliefs {
   return drain(calibrateOptionBeliefsSteps(examples));
@@ -30,6 +33,7 @@ export function* calibrateOptionBeliefsSteps(examples: { probabilities: Probabil
   for (let i = 0; i < n; i++) {
     if (view.width(i) !== K) throw invalid(`row ${i} has ${view.width(i)} options, row 0 has ${K}`, `probabilities[${i}]`);
     checkLabel(examples.labels[i]!, K, `labels[${i}]`);
+    if (i % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   for (let j = 0; j < K; j++) {
     for (let i = 0; i < n; i++) {

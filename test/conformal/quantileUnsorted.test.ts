@@ -1,6 +1,7 @@
 // Issue #14: conformalQuantile on unsorted input returned an arbitrary element (0.05 below); it now sorts a copy.
 import { describe, expect, it } from "vitest";
 import { conformalQuantile, mulberry32, sortAscending, sortScores } from "../../src/conformal/index.js";
+import { sortAscendingSteps } from "../../src/conformal/sortFloat.js";
 
 describe("conformalQuantile on unsorted input", () => {
   it("gives the k-th smallest whatever the order (the issue's example: 0.9, not 0.05)", () => {
@@ -19,6 +20,25 @@ describe("conformalQuantile on unsorted input", () => {
       const got = sortAscending(a.slice());
       expect(got.every((x, i) => Object.is(x, expected[i]))).toBe(true);
       expect(sortScores(a).every((x, i) => Object.is(x, expected[i]))).toBe(true);
+    }
+  });
+});
+
+describe("sortAscendingSteps", () => {
+  it("sorts as sortAscending does, bit for bit, yielding between passes, while other sorts run between its steps", () => {
+    const r = mulberry32(11);
+    for (const n of [10, 5000, 40_000]) {
+      const a = Float64Array.from({ length: n }, () => [0, -0, Infinity, -Infinity, r() - 0.5, 1e-300][Math.floor(r() * 6)]!);
+      const steps = sortAscendingSteps(Float64Array.from(a));
+      let yields = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) {
+        yields++;
+        sortAscending(Float64Array.from({ length: 3000 }, () => r())); // shares nothing with the stepwise sort
+      }
+      const want = sortAscending(Float64Array.from(a));
+      expect(next.value.every((v, i) => Object.is(v, want[i]))).toBe(true);
+      if (n >= 5000) expect(yields).toBeGreaterThan(2);
     }
   });
 });

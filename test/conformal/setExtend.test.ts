@@ -123,4 +123,19 @@ describe("extendSet", () => {
       expect(mergeAscending(a, b)).toEqual(Float64Array.from([...a, ...b]).sort());
     }
   });
+
+  it("merges a small delta into a large base (runs copied) and a large one (two pointers) alike, signed zeros in place", () => {
+    const r = mulberry32(5);
+    const value = () => [0, -0, 1, -1, r()][Math.floor(r() * 5)]!;
+    for (const [na, nb] of [[5000, 3], [5000, 70], [5000, 400], [300, 300]] as const) {
+      const a = Float64Array.from({ length: na }, value).sort();
+      const b = Float64Array.from({ length: nb }, value).sort();
+      const merged = mergeAscending(a, b);
+      const unsigned = (x: Float64Array) => [...x].map((v) => v + 0);
+      expect(unsigned(merged)).toEqual(unsigned(Float64Array.from([...a, ...b]).sort()));
+      // Among equal values a's come first: the signed zeros keep the order of a plain merge of the two.
+      const zeros = (x: Float64Array) => [...x].filter((v) => v === 0).map((v) => Object.is(v, -0));
+      expect(zeros(merged)).toEqual([...zeros(a), ...zeros(b)]);
+    }
+  });
 });
