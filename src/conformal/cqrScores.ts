@@ -23,11 +23,12 @@ export function maxOfFinite(a: number, b: number): number {
 /**
  * Every row's score, and the k-th smallest of them (undefined when there was nothing to select: k > n, or
  * too few rows for a sample, or a non-finite value in the sample — the caller selects then). `bad` makes the
- * error for row i, the first row whose lower, upper or y is not finite.
+ * error for row i, the first row whose lower, upper or y is not finite. `into` (length n): the column the scores
+ * are written to instead of a new one.
  */
-export function cqrScoresAndKth(lower: Column, upper: Column, y: Column, k: number, bad: (lo: number, hi: number, i: number) => ConformalError): { scores: Float64Array; kth: number | undefined } {
+export function cqrScoresAndKth(lower: Column, upper: Column, y: Column, k: number, bad: (lo: number, hi: number, i: number) => ConformalError, into?: Float64Array): { scores: Float64Array; kth: number | undefined } {
   const n = y.length;
-  const scores = new Float64Array(n);
+  const scores = into ?? new Float64Array(n);
   const band = k >= 1 && k <= n && n >= SAMPLE_FROM ? sampleBand(lower, upper, y, k) : undefined;
   if (!band) {
     for (let i = 0; i < n; i++) {

@@ -49,18 +49,24 @@ export function nonFiniteCqrRow(lo: number, hi: number, i: number): ConformalErr
   return invalid(`${f}[${i}] must be a finite number`, `${f}[${i}]`);
 }
 
-/** Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n); the sorted scores (p-values, persistence) only when read. */
+/**
+ * Columnar numeric CQR: lower / upper / y columns and optional group codes. O(n); the sorted scores (p-values,
+ * persistence) only when read. `options.scores` (a Float64Array of n entries) is the column the scores go
+ * into instead of a new one: the calibration keeps it (and sorts it when its scores are read), so it is the
+ * caller's to reuse only once that calibration is no longer used — as a stream recalibrating per window does.
+ */
 export function calibrateNumericIntervalBatch(
   batch: { readonly lower: ArrayLike<number>; readonly upper: ArrayLike<number>; readonly y: ArrayLike<number>; readonly groups?: GroupCodes },
-  options: { alpha: number },
+  options: { alpha: number; scores?: Float64Array },
 ): CalibratedNumericInterval {
   checkUnitOpen(options.alpha, "alpha");
   const n = batch.y.length;
   if (batch.lower.length !== n || batch.upper.length !== n) throw invalid("lower, upper and y must have equal lengths", "lower");
   if (batch.groups && batch.groups.codes.length !== n) throw invalid(`groups has ${batch.groups.codes.length} entries for ${n} examples`, "groups");
+  checkColumn(options.scores, n, "scores");
   // Without groups the one stratum's k-th score is selected in the pass that computes the scores.
   const k = batch.groups ? 0 : conformalRank(n, options.alpha);
-  const { scores, kth } = cqrScoresAndKth(batch.lower, batch.upper, batch.y, k, nonFiniteCqrRow);
+  const { scores, kth } = cqrScoresAndKth(batch.lower, batch.upper, batch.y, k, nonFiniteCqrRow, options.scores);
   const names = batch.groups?.names;
   const strata = batch.groups
     ? buildStrataBySlot(scores, batch.groups.codes, names!.length, (s) => stratumKey(names![s], undefined), options.alpha)
@@ -87,10 +93,21 @@ export function predictNumericInterval(
   return { lower: query.lower - q, upper: query.upper + q, threshold: q, n: st.n };
 }
 
-/** [lower − q̂, upper + q̂] for every row, q̂ of the row's group. */
+/** An output column given by the caller: a Float64Array of `n` entries, or absent. */
+function checkColumn(c: Float64Array | undefined, n: number, field: string): void {
+  if (c !== undefined && !(c instanceof Float64Array && c.length === n)) throw invalid(`${field} must be a Float64Array of ${n} entries (one per row)`, field);
+}
+
+/**
+ * [lower − q̂, upper + q̂] for every row, q̂ of the row's group. `options.into`: the lower and upper columns to
+ * write (Float64Arrays of one entry per row; they may be the batch's own, for an in-place update) instead of
+ * new ones — new memory costs a page fault per 4 KiB on first touch, more than this loop's work. A row refused
+ * (not finite) stops the call with the rows before it already written.
+ */
 export function predictNumericIntervalBatch(
   cal: CalibratedNumericInterval,
   batch: { readonly lower: Float64Array; readonly upper: Float64Array; readonly groups?: GroupCodes },
+  options: { into?: { readonly lower: Float64Array; readonly upper: Float64Array } } = {},
 ): { lower: Float64Array; upper: Float64Array; threshold: Float64Array; n: Int32Array } {
   assertKind(cal, "numeric-interval", "predictNumericIntervalBatch");
   if (cal.grouped !== (batch.groups !== undefined)) throw invalid(cal.grouped ? "the batch needs groups" : "calibrated without groups", "groups");
@@ -102,8 +119,10 @@ export function predictNumericIntervalBatch(
   const qs = Float64Array.from(strata, (st) => st.threshold);
   const ns = Int32Array.from(strata, (st) => st.n);
   const codes = batch.groups?.codes;
-  const outLower = new Float64Array(m);
-  const outUpper = new Float64Array(m);
+  checkColumn(options.into?.lower, m, "into.lower");
+  checkColumn(options.into?.upper, m, "into.upper");
+  const outLower = options.into?.lower ?? new Float64Array(m);
+  const outUpper = options.into?.upper ?? new Float64Array(m);
   const out = { lower: outLower, upper: outUpper } as { lower: Float64Array; upper: Float64Array; threshold: Float64Array; n: Int32Array };
   const threshold = codes ? new Float64Array(m) : undefined;
   const n = codes ? new Int32Array(m) : undefined;

@@ -93,3 +93,57 @@ describe("numeric CQR prediction", () => {
     }
   });
 });
+
+describe("numeric CQR into the caller's columns", () => {
+  it("writes the same scores, threshold and bounds as new columns would, grouped or not, at sizes on both sides of the sampled selection", async () => {
+    const { predictNumericIntervalBatch, encodeGroups } = await import("../../src/conformal/index.js");
+    const rng = mulberry32(41);
+    for (const n of [200, 6000]) {
+      const v = () => Math.round((rng() * 2 - 1) * 16) / 16; // ties and signed zeros
+      const lower = Float64Array.from({ length: n }, v);
+      const upper = Float64Array.from(lower, (x) => x + Math.round(rng() * 8) / 16);
+      const y = Float64Array.from({ length: n }, v);
+      const test = { lower: Float64Array.from({ length: n }, v), upper: Float64Array.from({ length: n }, v) };
+      const groups = Array.from({ length: n }, () => (rng() < 0.3 ? "a" : "b"));
+      for (const grouped of [false, true]) {
+        const g = grouped ? { groups: encodeGroups(groups) } : {};
+        const fresh = calibrateNumericIntervalBatch({ lower, upper, y, ...g }, { alpha: 0.1 });
+        const scores = new Float64Array(n).fill(7); // stale contents from an earlier use
+        const given = calibrateNumericIntervalBatch({ lower, upper, y, ...g }, { alpha: 0.1, scores });
+        for (const [key, st] of fresh.strata) {
+          expect(Object.is(given.strata.get(key)!.threshold, st.threshold)).toBe(true);
+          const a = given.strata.get(key)!.scores;
+          st.scores.forEach((s, i) => expect(Object.is(a[i], s)).toBe(true));
+        }
+        const into = { lower: new Float64Array(n).fill(NaN), upper: new Float64Array(n).fill(NaN) };
+        const want = predictNumericIntervalBatch(fresh, { ...test, ...g });
+        const got = predictNumericIntervalBatch(given, { ...test, ...g }, { into });
+        expect(got.lower).toBe(into.lower);
+        expect(got.upper).toBe(into.upper);
+        want.lower.forEach((x, i) => expect(Object.is(got.lower[i], x)).toBe(true));
+        want.upper.forEach((x, i) => expect(Object.is(got.upper[i], x)).toBe(true));
+        expect(Array.from(got.threshold)).toEqual(Array.from(want.threshold));
+      }
+    }
+  });
+
+  it("updates the bounds in place when the batch's own columns are given", async () => {
+    const { predictNumericIntervalBatch } = await import("../../src/conformal/index.js");
+    const cal = calibrateNumericIntervalBatch({ lower: Float64Array.of(0, 0, 0), upper: Float64Array.of(1, 1, 1), y: Float64Array.of(1.5, -0.25, 0.5) }, { alpha: 0.25 });
+    const lower = Float64Array.of(-1, 2);
+    const upper = Float64Array.of(1, 3);
+    const want = predictNumericIntervalBatch(cal, { lower: lower.slice(), upper: upper.slice() });
+    predictNumericIntervalBatch(cal, { lower, upper }, { into: { lower, upper } });
+    expect(Array.from(lower)).toEqual(Array.from(want.lower));
+    expect(Array.from(upper)).toEqual(Array.from(want.upper));
+  });
+
+  it("refuses a column of the wrong length or type, naming it", async () => {
+    const { predictNumericIntervalBatch } = await import("../../src/conformal/index.js");
+    const batch = { lower: Float64Array.of(0, 0), upper: Float64Array.of(1, 1), y: Float64Array.of(0.5, 2) };
+    expect(() => calibrateNumericIntervalBatch(batch, { alpha: 0.1, scores: new Float64Array(3) })).toThrow(expect.objectContaining({ field: "scores" }));
+    const cal = calibrateNumericIntervalBatch(batch, { alpha: 0.1 });
+    expect(() => predictNumericIntervalBatch(cal, batch, { into: { lower: new Float64Array(2), upper: new Float64Array(1) } })).toThrow(expect.objectContaining({ field: "into.upper" }));
+    expect(() => predictNumericIntervalBatch(cal, batch, { into: { lower: [0, 0] as unknown as Float64Array, upper: new Float64Array(2) } })).toThrow(expect.objectContaining({ field: "into.lower" }));
+  });
+});
