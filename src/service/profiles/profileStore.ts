@@ -5,8 +5,9 @@
 // in the background.
 //
 // Start-up does not wait for the profiles: it lists them and reads each one's checkpoint and the events after
-// it in the background, so the service listens at once whatever their size. A request for a profile still
-// being read waits for it (async routes) or is answered 503 with retry-after (evaluate, which does not wait).
+// it in the background, one at a time (loadQueue.ts), so the service listens at once whatever their size. A
+// request for a profile not read yet has it read next, at once, and waits for it (async routes) or is answered
+// 503 with retry-after (evaluate, which does not wait).
 // The examples before a checkpoint stay in the store until a query needs them (checkpoint.ts says what a
 // checkpoint holds); a checkpoint is written in the background whenever a profile has grown by an eighth
 // since its last one (and by at least `checkpointEvery` examples).
@@ -19,6 +20,7 @@ import { poolCount } from "../engine/pools.js";
 import { countSnapshots } from "../engine/snapshots.js";
 import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { feedPools } from "./eagerPools.js";
+import { LoadQueue } from "./loadQueue.js";
 import { startRebuilds } from "../engine/rebuilds.js";
 import { ProfileState } from "./profileState.js";
 import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
@@ -32,8 +34,10 @@ const CHECKPOINT_EVERY = 10_000;
 
 export class ProfileStore {
   private readonly profiles = new Map<string, ProfileState>();
-  /** Profiles listed at start whose events are still being read. */
+  /** Profiles listed at start and not read yet (queued, or being read). */
   private readonly loading = new Map<string, Promise<ProfileState>>();
+  /** The order they are read in: a request for one still queued has it read at once. */
+  private readonly queue = new LoadQueue<ProfileState>();
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
@@ -64,19 +68,22 @@ export class ProfileStore {
   static async open(store: Store, log: (line: string) => void, options: ProfileStoreOptions = {}): Promise<ProfileStore> {
     const profiles = new ProfileStore(store, log, options);
     const listed = await store.profiles.list();
-    let chain: Promise<unknown> = Promise.resolve();
-    for (const stored of listed) {
-      const loaded = chain.then(() => profiles.mutex.run(stored.name, () => profiles.load(stored.name, stored.meta as ProfileMeta)));
-      chain = loaded.catch(() => undefined);
-      profiles.loading.set(stored.name, loaded);
-      loaded.then(() => profiles.loading.delete(stored.name), (err: unknown) => {
-        profiles.loading.delete(stored.name);
-        log(`could not read profile ${stored.name} from the store: ${err instanceof Error ? err.message : String(err)}`);
-      });
-    }
-    profiles.loadedAll = chain.then(() => undefined);
+    const loads = listed.map((stored) => profiles.enqueue(stored.name, stored.meta as ProfileMeta).catch(() => undefined));
+    profiles.loadedAll = Promise.all(loads).then(() => undefined);
+    profiles.queue.next();
     await store.onChange((what) => profiles.noticed(what));
     return profiles;
+  }
+
+  /** Queues a listed profile to be read; resolves with it once read. */
+  private enqueue(name: string, meta: ProfileMeta): Promise<ProfileState> {
+    const loaded = this.queue.enqueue(name, () => this.mutex.run(name, () => this.load(name, meta)));
+    this.loading.set(name, loaded);
+    loaded.then(() => this.loading.delete(name), (err: unknown) => {
+      this.loading.delete(name);
+      this.log(`could not read profile ${name} from the store: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return loaded;
   }
 
   /** Resolves once every profile listed at start has been read. */
@@ -242,6 +249,7 @@ export class ProfileStore {
   get(name: string, field?: string): ProfileState {
     const state = this.find(name);
     if (!state && this.loading.has(name)) {
+      this.queue.hurry(name);
       throw new ServiceError(503, "profile_loading", `Profile "${name}" is still being read from the store after a start; retry after 1 s`, { retryAfter: 1, ...(field ? { field } : {}) });
     }
     if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
@@ -250,6 +258,7 @@ export class ProfileStore {
 
   /** As get, but asks the store first when this instance has not seen the profile yet (made by another one). */
   async fetch(name: string, field?: string): Promise<ProfileState> {
+    this.queue.hurry(name);
     const state = this.find(name) ?? (await this.loading.get(name)?.catch(() => undefined)) ?? (await this.catchUp(name));
     if (!state) throw notFound(`No calibration profile named "${name}"; create it with POST /calibration-profiles`, field);
     return state;
