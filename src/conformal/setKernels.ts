@@ -7,6 +7,7 @@ import type { SetMethod } from "./registry.js";
 import { checkPackedRow, type PackedRows } from "./rowsPacked.js";
 import { countBelow } from "./quantile.js";
 import type { Stratum } from "./strata.js";
+import { sortedPartsOf } from "./strataExtend.js";
 
 let above = new Float64Array(16);
 
@@ -151,7 +152,9 @@ let rowScores = new Float64Array(16);
 export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float64Array | undefined, lambda: number, kReg: number, strata: ResolvedStrata, out: SetOutputs): void {
   const { data: d, count } = rows;
   const { q: qs, n: ns, slotOfRow, perClass } = strata;
-  const sorted = out.pValues ? strata.strata.map((st) => st.scores) : [];
+  // An extended stratum's scores are counted in its base and delta apart: merging them for p-values would copy
+  // all n scores at every new version (tens of ms at a million), and the base's guide table lasts until a fold.
+  const sorted = out.pValues ? strata.strata.map(sortedPartsOf) : [];
   for (let i = 0; i < count; i++) {
     const o = rows.starts ? rows.starts[i]! : i * rows.width;
     const w = rows.starts ? rows.starts[i + 1]! - o : rows.width;
@@ -173,7 +176,9 @@ export function predictRows(method: SetMethod, rows: PackedRows, uniforms: Float
       if (out.thresholds) out.thresholds[m + j] = q;
       if (out.pValues) {
         const n = ns[slot]!;
-        out.pValues[m + j] = (n - guidedCountBelow(sorted[slot]!, s) + 1) / (n + 1);
+        const { base: sortedBase, delta } = sorted[slot]!;
+        const below = guidedCountBelow(sortedBase, s) + (delta.length ? countBelow(delta, s) : 0);
+        out.pValues[m + j] = (n - below + 1) / (n + 1);
       }
     }
     out.sizes[i] = size;

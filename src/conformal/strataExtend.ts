@@ -14,6 +14,14 @@ const FOLD_AT_LEAST = 1024;
 /** The two sorted parts of an extended stratum, for the next extension and for counting. */
 const parts = new WeakMap<Stratum, { base: Float64Array; delta: Float64Array }>();
 
+/**
+ * A stratum's ascending scores as the parts it keeps (an extended one: its base and delta, never merged for
+ * this), so that counting scores below a value costs two binary searches, not a copy of the n scores.
+ */
+export function sortedPartsOf(st: Stratum): SortedUnion {
+  return parts.get(st) ?? { base: st.scores, delta: EMPTY };
+}
+
 /** A batch's groups match the calibration's: present exactly when it was made per group, one per row. */
 export function checkBatchGroups(grouped: boolean, groups: ArrayLike<string> | undefined, count: number, what: string): void {
   if (grouped !== (groups !== undefined)) {

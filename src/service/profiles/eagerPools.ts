@@ -31,6 +31,13 @@ function specsOf(state: ProfileState, example: ExampleRecord): PoolSpec[] {
   return specs;
 }
 
+/** The evidence's names as given (order included): examples of one shape have the same specs. */
+function shapeOf(example: ExampleRecord): string {
+  const evidence = example.metadata?.evidence as { option_probabilities?: unknown; level_probabilities?: unknown } | undefined;
+  const names = (map: unknown) => (map && typeof map === "object" ? Object.keys(map).join("\u0000") : "\u0001");
+  return `${names(evidence?.option_probabilities)}\u0002${names(evidence?.level_probabilities)}`;
+}
+
 /**
  * Brings every pool the batch's examples can feed up to date, making those that are new while the profile has
  * fewer than MAX_EAGER name sets.
@@ -39,7 +46,12 @@ export function feedPools(state: ProfileState, examples: readonly ExampleRecord[
   let seen = known.get(state);
   if (!seen) known.set(state, (seen = new Set()));
   const batchKeys = new Set<string>();
+  // Examples of a batch mostly share their evidence's names: their pools are looked at once per shape.
+  const shapes = new Set<string>();
   for (const example of examples) {
+    const shape = shapeOf(example);
+    if (shapes.has(shape)) continue;
+    shapes.add(shape);
     for (const spec of specsOf(state, example)) {
       const key = `${spec.levels ? "L" : "O"}|${spec.grouped}|${spec.booleanNames?.[0] ?? ""}|${spec.names.join("\u0000")}`;
       if (batchKeys.has(key)) continue;
