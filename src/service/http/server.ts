@@ -84,6 +84,9 @@ function readBody(req: IncomingMessage, limit: number, done: (err: unknown, body
   });
 }
 
+/** Bodies from this size on are handled on the turn after the one that parsed them. */
+const SPLIT_TURN_BYTES = 64 * 1024;
+
 /** A request target that the URL parser would return unchanged: a path of plain characters, no dot segment. */
 const PLAIN_PATH = /^\/(?!\/)(?:[A-Za-z0-9_~-]|\.(?<!\/\.)|\/)*$/;
 
@@ -208,7 +211,10 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         } catch (parseError) {
           return fail(parseError);
         }
-        dispatch(match.handler, request);
+        // A large body (a batch of examples) took milliseconds to parse; its handler validates it as long again:
+        // on a turn of its own, so that the requests that came meanwhile are not held behind both.
+        if (raw!.length >= SPLIT_TURN_BYTES) setImmediate(() => dispatch(match.handler, request));
+        else dispatch(match.handler, request);
       });
     } catch (err) {
       fail(err);
