@@ -41,6 +41,7 @@ export {
   type SetBatchPrediction,
 } from "./setBatch.js";
 export { extendSet, mergeAscending, type SetExtension } from "./setExtend.js";
+export { settleScoresSteps } from "./strataExtend.js";
 export { sortAscending } from "./sortFloat.js";
 export { RAPS_LAMBDA_GRID, RAPS_DEFAULTS } from "./rapsTuning.js";
 export { lacScore, lacOptionScores } from "./scores/lac.js";

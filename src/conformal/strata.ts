@@ -3,7 +3,7 @@
 // An unseen stratum is an empty one: n = 0, threshold +∞.
 
 import { conformalRank, orderStatistic, sortScores } from "./quantile.js";
-import { sortAscending } from "./sortFloat.js";
+import { sortAscending, sortAscendingSteps } from "./sortFloat.js";
 import { selectKth } from "./select.js";
 
 /** One calibrated stratum: its ascending scores and the split-conformal threshold at the object's α. */
@@ -52,19 +52,40 @@ export function makeLazyStratum(scores: Float64Array, alpha: number, kth?: numbe
   const k = conformalRank(n, alpha);
   // `kth`: the k-th smallest of `scores`, when the caller selected it already (as selectKth would).
   const threshold = k > n ? Infinity : k < 1 ? -Infinity : kth ?? selectKth(scores, k);
-  let sorted = false;
+  const lazy = { scores, sorted: false };
   const st = { n, k, threshold } as { n: number; k: number; threshold: number; scores: Float64Array };
   Object.defineProperty(st, "scores", {
     enumerable: true,
     get: () => {
-      if (!sorted) {
-        sortAscending(scores);
-        sorted = true;
+      if (!lazy.sorted) {
+        sortAscending(lazy.scores);
+        lazy.sorted = true;
       }
-      return scores;
+      return lazy.scores;
     },
   });
-  return Object.freeze(st);
+  Object.freeze(st);
+  unsorted.set(st, lazy);
+  return st;
+}
+
+/** A lazy stratum's scores and whether they are sorted yet. */
+const unsorted = new WeakMap<Stratum, { scores: Float64Array; sorted: boolean }>();
+
+/**
+ * Sorts a lazy stratum's scores in steps (a million take 40–70 ms in one go), for a caller about to read them
+ * that can spread the work over turns of its event loop (a checkpoint). A copy is sorted, then put in place: a
+ * reader between two steps sorts the scores itself and finds them as they were. Nothing to do for others.
+ */
+export function* sortLazyScoresSteps(st: Stratum): Generator<void, void> {
+  const lazy = unsorted.get(st);
+  if (!lazy || lazy.sorted) return;
+  const copy = Float64Array.from(lazy.scores);
+  yield;
+  yield* sortAscendingSteps(copy);
+  if (lazy.sorted) return;
+  lazy.scores = copy;
+  lazy.sorted = true;
 }
 
 const EMPTY = new Float64Array(0);

@@ -7,12 +7,16 @@
 import { ConformalError, invalid } from "./errors.js";
 import { conformalRank } from "./quantile.js";
 import { sortAscending } from "./sortFloat.js";
-import { stratumKey, type Stratum } from "./strata.js";
+import { sortLazyScoresSteps, stratumKey, type Stratum } from "./strata.js";
 
 const EMPTY = new Float64Array(0);
 const FOLD_AT_LEAST = 1024;
 /** The two sorted parts of an extended stratum, for the next extension and for counting. */
-const parts = new WeakMap<Stratum, { base: Float64Array; delta: Float64Array }>();
+const parts = new WeakMap<Stratum, SortedUnion>();
+/** An extended stratum's parts and their merge, once made. */
+interface Union extends SortedUnion {
+  merged: Float64Array | undefined;
+}
 
 /**
  * A stratum's ascending scores as the parts it keeps (an extended one: its base and delta, never merged for
@@ -83,12 +87,46 @@ function unionStratum(base: Float64Array, delta: Float64Array, alpha: number): S
   const n = base.length + delta.length;
   const k = conformalRank(n, alpha);
   const threshold = k > n ? Infinity : k < 1 ? -Infinity : kthOfTwo(base, delta, k);
-  let merged: Float64Array | undefined;
+  const union = { base, delta, merged: delta.length === 0 ? base : undefined } as Union;
   const st = { n, k, threshold } as { n: number; k: number; threshold: number; scores: Float64Array };
-  Object.defineProperty(st, "scores", { enumerable: true, get: () => (merged ??= delta.length === 0 ? base : mergeAscending(base, delta)) });
+  Object.defineProperty(st, "scores", { enumerable: true, get: () => (union.merged ??= mergeAscending(base, delta)) });
   Object.freeze(st);
-  parts.set(st, { base, delta });
+  parts.set(st, union);
   return st;
+}
+
+/** Output positions merged per step of mergedScoresSteps (about a millisecond). */
+const MERGE_STEP = 1 << 16;
+
+/**
+ * Merges an extended stratum's base and delta in steps (a million scores take 15–50 ms in one go), for a caller
+ * about to read its scores that can spread the work over turns of its event loop (a checkpoint); the stratum's
+ * `scores` are then that merge. Same array as mergeAscending. Nothing to do for other strata.
+ */
+export function* mergedScoresSteps(st: Stratum): Generator<void, void> {
+  const union = parts.get(st) as Union | undefined;
+  if (!union || union.merged) return;
+  const { base: a, delta: b } = union;
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < a.length && j < b.length) {
+    const stop = Math.min(out.length, o + MERGE_STEP);
+    while (o < stop && i < a.length && j < b.length) {
+      const x = a[i]!;
+      const y = b[j]!;
+      const fromA = x <= y;
+      out[o++] = fromA ? x : y;
+      i += fromA ? 1 : 0;
+      j += fromA ? 0 : 1;
+    }
+    yield;
+    if (union.merged) return; // a reader merged them meanwhile
+  }
+  if (i < a.length) out.set(a.subarray(i), o);
+  else if (j < b.length) out.set(b.subarray(j), o);
+  union.merged ??= out;
 }
 
 /** The k-th smallest (1-based, 1 ≤ k ≤ |a| + |b|) of the union of two ascending arrays. O(log). */
@@ -157,4 +195,17 @@ function mergeTwoPointer(a: Float64Array, b: Float64Array, out: Float64Array): F
   if (i < a.length) out.set(a.subarray(i), o);
   else if (j < b.length) out.set(b.subarray(j), o);
   return out;
+}
+
+/**
+ * Readies, in steps, the scores of every stratum inside a calibration (in Maps, arrays and data properties,
+ * never through getters) that would otherwise be merged or sorted whole when first read: for a caller that
+ * is about to read them all (a checkpoint) and can spread that work over turns of its event loop.
+ */
+export function* settleScoresSteps(value: unknown, depth = 0): Generator<void, void> {
+  if (depth > 8 || value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return;
+  if (parts.has(value as Stratum)) return yield* mergedScoresSteps(value as Stratum);
+  yield* sortLazyScoresSteps(value as Stratum);
+  const children = value instanceof Map ? [...value.values()] : Array.isArray(value) ? value : Object.values(Object.getOwnPropertyDescriptors(value)).map((d) => d.value as unknown);
+  for (const child of children) yield* settleScoresSteps(child, depth + 1);
 }

@@ -5,6 +5,7 @@ import {
   calibrateSet, extendSet, mergeAscending, mulberry32, predictSet, type CalibratedSet,
 } from "../../src/conformal/index.js";
 import { kthOfTwo } from "../../src/conformal/setExtend.js";
+import { settleScoresSteps } from "../../src/conformal/strataExtend.js";
 
 function data(n: number, K: number, seed: number) {
   const rng = mulberry32(seed);
@@ -137,6 +138,35 @@ describe("extendSet", () => {
       // Among equal values a's come first: the signed zeros keep the order of a plain merge of the two.
       const zeros = (x: Float64Array) => [...x].filter((v) => v === 0).map((v) => Object.is(v, -0));
       expect(zeros(merged)).toEqual([...zeros(a), ...zeros(b)]);
+    }
+  });
+
+  it("readies the scores of a calibration in steps: the same arrays as read whole, whoever reads them between steps", () => {
+    const K = 4;
+    const { rows, labels, uniforms } = data(102_000, K, 21);
+    const make = () => {
+      let t = 0;
+      const full = () => calibrateSet({ probabilities: { data: rows.subarray(0, 100_000 * K), width: K }, labels: labels.subarray(0, 100_000) }, { method: "LAC", alpha: 0.1, rng: () => uniforms[t++]! });
+      // A lazy calibration (sorted when first read), and one extended by less than a fold (base and delta merged when read).
+      const lazy = full();
+      const grown = extendSet(full(), { probabilities: rows.slice(100_000 * K), width: K, labels: labels.slice(100_000), uniforms: uniforms.slice(100_000) });
+      return { lazy, grown };
+    };
+    const bits = (x: Float64Array) => Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+    const whole = make();
+    const want = { lazy: bits(whole.lazy.strata.get("")!.scores), grown: bits(whole.grown.strata.get("")!.scores) };
+    for (const readBetween of [false, true]) {
+      const stepped = make();
+      const steps = settleScoresSteps(new Map([["a", stepped.lazy], ["b", stepped.grown]]));
+      let count = 0;
+      while (!steps.next().done) {
+        count++;
+        if (readBetween && count === 3) expect(bits(stepped.lazy.strata.get("")!.scores).equals(want.lazy)).toBe(true);
+        if (readBetween && count === 7) expect(bits(stepped.grown.strata.get("")!.scores).equals(want.grown)).toBe(true);
+      }
+      expect(count).toBeGreaterThanOrEqual(7);
+      expect(bits(stepped.lazy.strata.get("")!.scores).equals(want.lazy)).toBe(true);
+      expect(bits(stepped.grown.strata.get("")!.scores).equals(want.grown)).toBe(true);
     }
   });
 });

@@ -4,6 +4,7 @@
 // format, u32 header length, the header (JSON), zero padding to a multiple of 8, then the typed arrays one after
 // another (each at a multiple of 8: columns.ts). Format 1 had no calibrations; it is still read.
 import type { Profile } from "../../api/index.js";
+import { settleScoresSteps } from "../../conformal/index.js";
 import { currentPools, restorePools, type GrowingPool } from "../engine/pools.js";
 import { restoreSnapshots, takeSnapshots, type SnapshotEntry } from "../engine/snapshots.js";
 import { ColumnReader, ColumnWriter } from "./columns.js";
@@ -48,6 +49,8 @@ const pad8 = (x: number) => (x + 7) & ~7;
 /** Bytes of columns copied, or idempotency answers written as JSON, between two turns of the event loop. */
 const SLICE_BYTES = 1 << 20;
 const SLICE_ANSWERS = 500;
+/** Longest run of the steps that ready a calibration's scores between two turns. */
+const SLICE_MS = 4;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -59,6 +62,13 @@ async function encodeCalibrations(taken: Record<string, SnapshotEntry[]>, column
   for (const [name, entries] of Object.entries(taken)) {
     const kept: SnapshotEntry[] = (out[name] = []);
     for (const [key, covers, value] of entries) {
+      // Scores merged or sorted when first read (a million take tens of ms) are readied a few ms per turn first.
+      const steps = settleScoresSteps(value);
+      for (let until = performance.now() + SLICE_MS; !steps.next().done; ) {
+        if (performance.now() < until) continue;
+        await nextTurn();
+        until = performance.now() + SLICE_MS;
+      }
       const mark = columns.size;
       try {
         kept.push([key, covers, columns.encode(value)]);
