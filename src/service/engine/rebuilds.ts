@@ -8,6 +8,7 @@
 // background, a slice at a time between requests. No request waits for it: one that comes before it is done is
 // answered by the latest one built (docs/service.md, "No request waits behind a rebuild").
 import type { ProfileState } from "../profiles/profileState.js";
+import { runInBackground } from "./background.js";
 import { registerSnapshots } from "./snapshots.js";
 
 /** Up to this many rows a rebuilt calibration uses the whole pool (Venn–Abers of 2,048 rows: about 1 ms an option). */
@@ -19,8 +20,6 @@ export const MIN_STEP = 1_024;
  * O(1/n) ≈ 10⁻⁵ there, and a fit of a million rows costs 1.5–1.9 s where 131,072 cost about 0.2 s.
  */
 export const VENN_ABERS_WINDOW = 131_072;
-/** Longest slice of a background build between two turns of the event loop. */
-const SLICE_MS = 6;
 
 const stepOf = (n: number): number => Math.max(MIN_STEP, 2 ** (Math.floor(Math.log2(n)) - 3));
 
@@ -218,27 +217,21 @@ function finishNow(profile: ProfileState, build: Build<unknown>): void {
 function inBackground(profile: ProfileState, build: Build<unknown>): void {
   if (build.running) return;
   build.running = true;
-  const slice = () => {
-    if (build.value !== undefined || build.failed) return; // a request finished it meanwhile
-    const until = performance.now() + SLICE_MS;
-    try {
-      for (;;) {
-        const r = build.steps.next();
-        if (r.done) {
-          build.value = r.value;
-          settle(profile, build);
-          return;
-        }
-        if (performance.now() >= until) break;
-      }
-    } catch {
-      build.failed = true; // a request builds it again, and meets the error itself
-      settle(profile, build);
-      return;
-    }
-    setImmediate(slice);
-  };
-  setImmediate(slice);
+  // Ended, or finished meanwhile by a request that needed it.
+  runInBackground(() => build.value !== undefined || build.failed === true || step(profile, build));
+}
+
+/** One step of a background build; true when it has ended. */
+function step(profile: ProfileState, build: Build<unknown>): boolean {
+  try {
+    const r = build.steps.next();
+    if (!r.done) return false;
+    build.value = r.value;
+  } catch {
+    build.failed = true; // a request builds it again, and meets the error itself
+  }
+  settle(profile, build);
+  return true;
 }
 
 registerSnapshots("rebuilt", {
