@@ -112,7 +112,7 @@ function parseJson(raw: Buffer): unknown {
   } catch (err) {
     throw badJson(`The request body is not valid JSON: ${(err as Error).message}`);
   }
-  checkJsonDepth(body);
+  checkJsonDepth(body, raw);
   return body;
 }
 
