@@ -11,7 +11,7 @@ export class JsonOut {
   // Pieces are written into a Buffer as they come (a prediction or a few at a time): flattening one long
   // string of many small pieces at the write cost more than encoding the short strings one by one. A new
   // Buffer per chunk, since a pipe's write keeps the one it was given until it is sent.
-  private buf = Buffer.allocUnsafe(CHUNK);
+  private buf: Buffer = Buffer.allocUnsafe(CHUNK);
   private at = 0;
   private first = true;
 
@@ -36,6 +36,30 @@ export class JsonOut {
       if (3 * text.length > this.buf.length) return void process.stdout.write(text);
     }
     this.at += this.buf.write(text, this.at);
+  }
+
+  /**
+   * The current chunk and how much of it is written, for a caller that writes bytes itself (in locals: fields
+   * written in a hot loop cost V8 deoptimizations each time one changes kind). Hand it back with `give`.
+   */
+  take(): { buf: Buffer; at: number } {
+    return { buf: this.buf, at: this.at };
+  }
+
+  /** Takes back the chunk written up to `at`; with `room`, returns a chunk with at least that much free (flushing this one when needed). */
+  give(buf: Buffer, at: number, room = 0): Buffer {
+    this.buf = buf;
+    this.at = at;
+    if (at + room > buf.length) {
+      this.flush();
+      if (room > this.buf.length) this.buf = Buffer.allocUnsafe(room);
+    }
+    return this.buf;
+  }
+
+  /** Where the next byte goes in the chunk `give` returned. */
+  get written(): number {
+    return this.at;
   }
 
   separator(): string {

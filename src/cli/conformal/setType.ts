@@ -4,6 +4,7 @@ import * as C from "../../conformal/sets.js";
 import { Groups, ProbabilityColumns, scannedInto } from "./columns.js";
 import { JsonOut, finite, num } from "./output.js";
 import { readRecords } from "./records.js";
+import { writeSetRows } from "./setRows.js";
 import type { ConformalOptions } from "./options.js";
 
 export function runSet(o: ConformalOptions): void {
@@ -42,53 +43,11 @@ export function runSet(o: ConformalOptions): void {
     ? C.calibrateSetBatch({ probabilities: cal.data.subarray(0, cal.size), width: Math.max(K, 1), labels: cal.labels.subarray(0, cal.count), ...(calGroups ? { groups: calGroups } : {}) }, options)
     : C.calibrateSet({ probabilities: rowsOf(cal), labels: cal.labels.subarray(0, cal.count), ...(calGroups ? { groups: Array.from(calGroups.codes, (x) => calGroups.names[x]!) } : {}) }, options);
   const out = new JsonOut({ type: "set", alpha: o.alpha, seed: o.seedPrinted, method: c.method, n: c.n, ...(c.method === "RAPS" ? { lambda: c.lambda, k_reg: c.kReg } : {}), ...thresholds(c, names) });
-  const quoted = names.map((x) => JSON.stringify(x));
-  const keyAt = quoted.map((q, j) => `${j ? "," : ""}${q}:`);
-  // A p-value is c/(n + 1) for an integer c ≤ n + 1: its text is made once per (n, c), found by index.
-  const texts = new Map<number, string[]>();
-  const knownFor = (n: number) => {
-    let k = texts.get(n);
-    if (!k) texts.set(n, (k = []));
-    return k;
-  };
   if (uniform) {
     const batch = { probabilities: test.data.subarray(0, test.size), width: Math.max(K, 1), ...(testGroups ? { groups: testGroups } : {}) };
     const pred = C.predictSetBatch(c, batch, { rng: o.rng, scores: o.scores, pValues: true });
     const va = o.beliefs && cal.count > 0 ? C.predictOptionBeliefsBatch(C.calibrateOptionBeliefs({ probabilities: { data: cal.data.subarray(0, cal.size), width: K }, labels: cal.labels.subarray(0, cal.count) }), batch) : undefined;
-    const { membership, pValues, scores } = pred;
-    let lastN = -1;
-    let known: string[] = [];
-    let text = "";
-    for (let i = 0; i < test.count; i++) {
-      const m = i * K;
-      const n = pred.n[i]!; // every option's stratum has this n unless class-conditional (then the text is made)
-      if (n !== lastN) (known = knownFor(n)), (lastN = n);
-      text += out.separator() + '{"set":[';
-      let first = true;
-      for (let j = 0; j < K; j++) {
-        if (membership[m + j]) {
-          text += first ? quoted[j]! : "," + quoted[j]!;
-          first = false;
-        }
-      }
-      text += '],"p_values":{';
-      for (let j = 0; j < K; j++) {
-        const p = pValues![m + j]!;
-        const c = Math.round(p * (n + 1));
-        text += keyAt[j]! + (c / (n + 1) === p ? (known[c] ??= num(p)) : num(p));
-      }
-      if (scores) {
-        text += '},"scores":{';
-        for (let j = 0; j < K; j++) text += keyAt[j]! + num(scores[m + j]!);
-      }
-      if (va) {
-        text += '},"venn_abers":{';
-        for (let j = 0; j < K; j++) text += `${keyAt[j]!}[${num(va.p0[m + j]!)},${num(va.p1[m + j]!)}]`;
-      }
-      text += "}}";
-      out.addText(text);
-      text = "";
-    }
+    writeSetRows(out, names, { count: test.count, membership: pred.membership, pValues: pred.pValues!, n: pred.n, scores: pred.scores, beliefs: va });
   } else {
     // Records name different options: the per-row API, each record with its own names.
     const rows = rowsOf(test);
