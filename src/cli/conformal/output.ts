@@ -10,7 +10,7 @@ const CHUNK = 1 << 20;
 export class JsonOut {
   // Pieces are written into a Buffer as they come (a prediction or a few at a time): flattening one long
   // string of many small pieces at the write cost more than encoding the short strings one by one. A new
-  // Buffer per chunk, since a pipe's write keeps the one it was given until it is sent.
+  // Buffer per chunk when a write may keep the one it was given (flush).
   private buf: Buffer = Buffer.allocUnsafe(CHUNK);
   private at = 0;
   private first = true;
@@ -74,8 +74,13 @@ export class JsonOut {
   }
 
   private flush(): void {
-    if (this.at) process.stdout.write(this.buf.subarray(0, this.at));
-    this.buf = Buffer.allocUnsafe(CHUNK);
+    if (this.at) {
+      process.stdout.write(this.buf.subarray(0, this.at));
+      // The chunk is written again only when the write took it at once (a file, /dev/null, a pipe with room:
+      // stdout is synchronous there on Linux) and no wrapper of stdout's write may have kept it; else a new one
+      // (a new MiB costs a page fault per 4 KiB on first touch).
+      if (Object.hasOwn(process.stdout, "write") || process.stdout.writableLength > 0) this.buf = Buffer.allocUnsafe(CHUNK);
+    }
     this.at = 0;
   }
 }
