@@ -108,24 +108,13 @@ export function* mergedScoresSteps(st: Stratum): Generator<void, void> {
   if (!union || union.merged) return;
   const { base: a, delta: b } = union;
   const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  while (i < a.length && j < b.length) {
-    const stop = Math.min(out.length, o + MERGE_STEP);
-    while (o < stop && i < a.length && j < b.length) {
-      const x = a[i]!;
-      const y = b[j]!;
-      const fromA = x <= y;
-      out[o++] = fromA ? x : y;
-      i += fromA ? 1 : 0;
-      j += fromA ? 0 : 1;
-    }
+  const at = { i: 0, j: 0, o: 0 };
+  while (at.i < a.length && at.j < b.length) {
+    mergeUpTo(a, b, out, at, Math.min(out.length, at.o + MERGE_STEP));
     yield;
     if (union.merged) return; // a reader merged them meanwhile
   }
-  if (i < a.length) out.set(a.subarray(i), o);
-  else if (j < b.length) out.set(b.subarray(j), o);
+  copyRest(a, b, out, at);
   union.merged ??= out;
 }
 
@@ -181,10 +170,16 @@ export function mergeAscending(a: Float64Array, b: Float64Array): Float64Array {
 }
 
 function mergeTwoPointer(a: Float64Array, b: Float64Array, out: Float64Array): Float64Array {
-  let i = 0;
-  let j = 0;
-  let o = 0;
-  while (i < a.length && j < b.length) {
+  const at = { i: 0, j: 0, o: 0 };
+  mergeUpTo(a, b, out, at, out.length);
+  copyRest(a, b, out, at);
+  return out;
+}
+
+/** Two-pointer merge of a[at.i…] and b[at.j…] into out[at.o…] until `stop` values are out or one side ends. */
+function mergeUpTo(a: Float64Array, b: Float64Array, out: Float64Array, at: { i: number; j: number; o: number }, stop: number): void {
+  let { i, j, o } = at; // locals: the loop is the hot part of a fold
+  while (o < stop && i < a.length && j < b.length) {
     const x = a[i]!;
     const y = b[j]!;
     const fromA = x <= y;
@@ -192,9 +187,15 @@ function mergeTwoPointer(a: Float64Array, b: Float64Array, out: Float64Array): F
     i += fromA ? 1 : 0;
     j += fromA ? 0 : 1;
   }
-  if (i < a.length) out.set(a.subarray(i), o);
-  else if (j < b.length) out.set(b.subarray(j), o);
-  return out;
+  at.i = i;
+  at.j = j;
+  at.o = o;
+}
+
+/** Once one side has ended: the rest of the other copied after what is out. */
+function copyRest(a: Float64Array, b: Float64Array, out: Float64Array, at: { i: number; j: number; o: number }): void {
+  if (at.i < a.length) out.set(a.subarray(at.i), at.o);
+  else if (at.j < b.length) out.set(b.subarray(at.j), at.o);
 }
 
 /**
