@@ -33,7 +33,7 @@ export interface Restart {
 }
 
 export interface Settings {
-  sizes: number[]; engines: EngineName[]; fromSource: boolean; rounds: number; warmupMs: number; measureMs: number;
+  sizes: number[]; engines: EngineName[]; fromSource: boolean; rounds: number; warmupMs: number; measureMs: number; settleMs: number;
   writers: number; batch: number; liveRate: number; liveBatch: number; liveMeasureMs: number;
 }
 
@@ -120,7 +120,7 @@ ${goals(rows)}
 
 ### Evaluate throughput
 
-Peak: closed loop, median of ${s.rounds} runs alternating with the echo server. CPU per request from /proc (server CPU time over the run / requests answered; one core each, so the CPU ratio is a capacity ratio less sensitive to other work on the machine). Half peak: open loop at half each server's own peak, latency from each request's scheduled time, median p99 of ${s.rounds}.
+Peak: closed loop, median of ${s.rounds} runs alternating with the echo server, after ${s.settleMs / 1000} s of unmeasured closed-loop load on each (the service has just been restarted, and a process runs its first seconds JIT-cold). CPU per request from /proc (server CPU time over the run / requests answered; one core each, so the CPU ratio is a capacity ratio less sensitive to other work on the machine). Half peak: open loop at half each server's own peak, latency from each request's scheduled time, median p99 of ${s.rounds}.
 
 | engine | examples | service req/s | echo req/s | ratio (per round) | CPU ms/request service / echo → capacity ratio | p99 ms at half peak, service / echo | statuses at peak | steal |
 |---|---|---|---|---|---|---|---|---|
