@@ -51,10 +51,13 @@ describe.each(["sqlite", "postgres"] as const)("the profiles read at a start on 
   it("reads a profile an async route waits for before those listed ahead of it that have not started", async () => {
     const { store, profiles } = await opened();
     try {
+      // While the store opened (PostgreSQL's LISTEN is a round trip), a1's read may already have ended and a2's
+      // begun: a2 then cannot wait for b, and only a queue still at a1 shows the order.
+      const a2Queued = profiles.find("a1") === undefined;
       const b = await profiles.fetch("b");
       expect(b.n).toBe(100);
       // a1 was being read when b was asked for; a2, queued behind it, waits for b.
-      expect(profiles.find("a2")).toBeUndefined();
+      if (a2Queued) expect(profiles.find("a2")).toBeUndefined();
       await profiles.ready();
       expect(profiles.find("a1")?.n).toBe(6000);
       expect(profiles.find("a2")?.n).toBe(6000);
@@ -67,9 +70,10 @@ describe.each(["sqlite", "postgres"] as const)("the profiles read at a start on 
   it("reads a profile an evaluate asked for (answered 503 meanwhile) before those listed ahead of it", async () => {
     const { store, profiles } = await opened();
     try {
+      const a2Queued = profiles.find("a1") === undefined; // as above
       expect(() => profiles.get("b")).toThrow(expect.objectContaining({ status: 503, code: "profile_loading" }));
       await waitFor(() => profiles.find("b") !== undefined);
-      expect(profiles.find("a2")).toBeUndefined();
+      if (a2Queued) expect(profiles.find("a2")).toBeUndefined();
       expect(profiles.get("b").n).toBe(100);
       await profiles.ready();
       expect(profiles.find("a2")?.n).toBe(6000);
