@@ -30,20 +30,32 @@ export function* calibrateOptionBeliefsSteps(examples: { probabilities: Probabil
   const perOption: CalibratedBelief[] = [];
   const s = new Float64Array(n);
   const y = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if (view.width(i) !== K) throw invalid(`row ${i} has ${view.width(i)} options, row 0 has ${K}`, `probabilities[${i}]`);
-    checkLabel(examples.labels[i]!, K, `labels[${i}]`);
-    if (i % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+  // The loops are plain functions: a generator's own loops run interpreted until it is called again.
+  for (let from = 0; from < n; from += ROWS_PER_STEP) {
+    checkRows(view, examples.labels, K, from, Math.min(n, from + ROWS_PER_STEP));
+    if (from + ROWS_PER_STEP < n) yield;
   }
   for (let j = 0; j < K; j++) {
-    for (let i = 0; i < n; i++) {
-      s[i] = view.data(i)[view.offset(i) + j]!;
-      y[i] = examples.labels[i] === j ? 1 : 0;
-    }
+    oneVsRest(view, examples.labels, j, s, y);
     yield;
     perOption.push(yield* fitVennAbersSteps(s, y));
   }
   return Object.freeze({ kind: "option-beliefs" as const, width: K, perOption });
+}
+
+function checkRows(view: ReturnType<typeof rowView>, labels: ArrayLike<number>, K: number, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    if (view.width(i) !== K) throw invalid(`row ${i} has ${view.width(i)} options, row 0 has ${K}`, `probabilities[${i}]`);
+    checkLabel(labels[i]!, K, `labels[${i}]`);
+  }
+}
+
+/** Option j's scores and whether it is each row's label. */
+function oneVsRest(view: ReturnType<typeof rowView>, labels: ArrayLike<number>, j: number, s: Float64Array, y: Uint8Array): void {
+  for (let i = 0; i < s.length; i++) {
+    s[i] = view.data(i)[view.offset(i) + j]!;
+    y[i] = labels[i] === j ? 1 : 0;
+  }
 }
 
 /** [p0, p1] (and merged probability) per option, in input order. */
