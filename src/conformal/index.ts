@@ -11,6 +11,7 @@ export {
   orderStatistic,
   sortScores,
   countBelow,
+  countBelowIndexed,
   countAtMost,
 } from "./quantile.js";
 export { minimumN, recommendedN, coverageWithinProbability } from "./sampleSize.js";

@@ -3,7 +3,7 @@
 // label 1. Fit once in O(n log n), predict in O(log n).
 
 import { invalid } from "./errors.js";
-import { countBelow } from "./quantile.js";
+import { countBelowIndexed } from "./quantile.js";
 
 import { assertKind } from "./set.js";
 
@@ -34,7 +34,7 @@ export { fitVennAbers as calibrateBelief } from "./vennAbersFit.js";
 export function predictBelief(cal: CalibratedBelief, score: number): BeliefPrediction {
   assertKind(cal, "belief", "predictBelief");
   if (Number.isNaN(score)) throw invalid("score is NaN", "score");
-  const g = countBelow(cal.xs, score);
+  const g = countBelowIndexed(cal.xs, score);
   const tie = g < cal.xs.length && cal.xs[g] === score;
   const p0 = tie ? cal.p0Tie[g]! : cal.p0Gap[g]!;
   const p1 = tie ? cal.p1Tie[g]! : cal.p1Gap[g]!;
@@ -59,7 +59,7 @@ export function beliefsInto(
   for (let t = 0; t < m; t++) {
     const s = scores[from + t * stride]!;
     if (Number.isNaN(s)) throw invalid(`scores[${from + t * stride}] is NaN`, `scores[${from + t * stride}]`);
-    const g = countBelow(xs, s);
+    const g = countBelowIndexed(xs, s);
     const tie = g < xs.length && xs[g] === s;
     const a = tie ? cal.p0Tie[g]! : cal.p0Gap[g]!;
     const b = tie ? cal.p1Tie[g]! : cal.p1Gap[g]!;
