@@ -44,8 +44,15 @@ const HINTS: ReadonlySet<unknown> = new Set(ACCESS_HINTS);
 
 const zodPlainObject = z.core.util.isPlainObject;
 
+/**
+ * True while the value being checked is JSON.parse output: its objects then all have Object.prototype, no
+ * symbol keys and no function-valued `constructor`, so the checks for those can be skipped.
+ */
+let parsedJson = false;
+
 /** An object with Object.prototype (what JSON.parse makes) that zod's object and record checks both accept. */
 function isPlain(value: unknown): value is Json {
+  if (parsedJson) return typeof value === "object" && value !== null && !Array.isArray(value);
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype && zodPlainObject(value);
 }
 
@@ -54,7 +61,7 @@ function isPlain(value: unknown): value is Json {
  * it has a key the fast path leaves to the schema: a symbol (a record's string keys refuse it) or `__proto__`.
  */
 function recordKeys(value: Json): string[] | undefined {
-  if (Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  if (!parsedJson && Object.getOwnPropertySymbols(value).length > 0) return undefined;
   const keys = Object.keys(value);
   return keys.includes("__proto__") ? undefined : keys;
 }
@@ -168,11 +175,25 @@ function setQuery(q: Json): Json | undefined {
   return copyExtras(q, SET_QUERY_KEY_SET, out) ? out : undefined;
 }
 
+export interface FastPathOptions {
+  /** `value` is what JSON.parse returned, untouched (the service's request bodies). Default false. */
+  parsedJson?: boolean;
+}
+
 /**
  * What `evaluateRequestSchema`'s shape would parse `value` into, before the evaluate rules; undefined when the
  * request is not one this path covers (or is invalid): then parse it with the schema.
  */
-export function fastEvaluateRequestShape(value: unknown): Json | undefined {
+export function fastEvaluateRequestShape(value: unknown, options?: FastPathOptions): Json | undefined {
+  parsedJson = options?.parsedJson === true;
+  try {
+    return requestShape(value);
+  } finally {
+    parsedJson = false;
+  }
+}
+
+function requestShape(value: unknown): Json | undefined {
   if (!enabled || !isPlain(value)) return undefined;
   const out: Json = {};
   const context = "context" in value ? content(value.context) : undefined;

@@ -3,7 +3,7 @@
 import { dottedPath, fieldIssues, parseOrThrow } from "./validate.js";
 import { ValidationError } from "./errors.js";
 import { evaluateRequestSchema, evaluateRuleIssuesOf, type EvaluateRequest } from "./evaluate.js";
-import { fastEvaluateRequestShape, fastRulesHold } from "./evaluateFastPath.js";
+import { fastEvaluateRequestShape, fastRulesHold, type FastPathOptions } from "./evaluateFastPath.js";
 import { evaluateRuleIssues } from "./evidenceRules.js";
 import { createProfileRequestSchema, examplesRequestSchema, type CreateProfile, type ExamplesRequest } from "./profile.js";
 import { batchSendRequestSchema, sendRequestSchema, type BatchSendRequest, type SendRequest } from "./mail.js";
@@ -25,11 +25,14 @@ export * from "./errorBody.js";
 export * from "./mail.js";
 export * from "./humanQueue.js";
 
-/** Parses an evaluate request; the error names every offending field, schema and rule alike. */
-export function parseEvaluateRequest(value: unknown): EvaluateRequest {
+/**
+ * Parses an evaluate request; the error names every offending field, schema and rule alike. `parsedJson`: the
+ * value is JSON.parse output, which spares the fast path some checks.
+ */
+export function parseEvaluateRequest(value: unknown, options?: FastPathOptions): EvaluateRequest {
   // The common request (client evidence, set queries) has a fast path that returns what the schema would;
   // whatever it does not cover, or does not pass the evaluate rules, is parsed by the schema as before.
-  const fast = fastEvaluateRequestShape(value) as EvaluateRequest | undefined;
+  const fast = fastEvaluateRequestShape(value, options) as EvaluateRequest | undefined;
   if (fast !== undefined && (fastRulesHold(fast) || evaluateRuleIssues(fast).length === 0)) return fast;
   const result = evaluateRequestSchema.safeParse(value);
   if (result.success) return result.data;

@@ -50,17 +50,19 @@ export function buildRouter(parts: ServiceParts): Router {
   const { store, profiles, backends, humanQueue, jobs } = parts;
   const router = new Router();
 
+  // Calibrations the queries built are worth a checkpoint (a start then need not build them again).
+  const noteQueried = (body: unknown) => {
+    const queries = (body as { queries: Record<string, { calibration_profile: string }> }).queries;
+    let last: ProfileState | undefined;
+    for (const name in queries) {
+      const state = profiles.find(queries[name]!.calibration_profile);
+      if (state && state !== last) profiles.queried((last = state));
+    }
+  };
   router.add("POST", "/evaluate", (req) => {
     const response = evaluate(req.body, parts);
-    // Calibrations the queries built are worth a checkpoint (a start then need not build them again).
-    const noteQueried = () => {
-      for (const q of Object.values((req.body as { queries: Record<string, { calibration_profile: string }> }).queries)) {
-        const state = profiles.find(q.calibration_profile);
-        if (state) profiles.queried(state);
-      }
-    };
-    if (response instanceof Promise) return response.then((r) => (noteQueried(), r));
-    noteQueried();
+    if (response instanceof Promise) return response.then((r) => (noteQueried(req.body), r));
+    noteQueried(req.body);
     return response;
   });
 

@@ -60,4 +60,22 @@ describe("set queries of one request, predicted together", () => {
     expect((answers.q3 as { guarantee: { kind: string } }).guarantee.kind).toBe("heuristic");
     expect((answers.q0 as { guarantee: { kind: string } }).guarantee.kind).toBe("coverage");
   });
+  it("gives each request the guarantee of its own evidence level and profile version, however the last one differed", async () => {
+    // A plan keeps the guarantee it gave last: a request at another level, or after the profile grew, must not get it.
+    const query = setQuery({ A: 0.4, B: 0.3, C: 0.2, D: 0.1 }, { method: "LAC" });
+    const guaranteeAt = async (level: string) => {
+      const res = await client.evaluate({ context: "x", backend: { ...CLIENT_BACKEND, access_level: level as "L1" }, queries: { a: query, b: query } });
+      const { a, b } = res.answers as Record<string, { guarantee: { evidence_level: string; n: number; profile_version: number } }>;
+      expect(b.guarantee).toEqual(a.guarantee);
+      return a.guarantee;
+    };
+    const first = await guaranteeAt("L1");
+    expect(first.evidence_level).toBe("L1");
+    expect((await guaranteeAt("L3")).evidence_level).toBe("L3");
+    expect(await guaranteeAt("L1")).toEqual(first);
+    await client.addExamples("many", Array.from({ length: 10 }, (_, i) => setExample(rand, 1000 + i)));
+    const grown = await guaranteeAt("L1");
+    expect(grown.n).toBe(first.n + 10);
+    expect(grown.profile_version).toBeGreaterThan(first.profile_version);
+  });
 });

@@ -8,6 +8,7 @@ import { createStageCaller } from "../backends/stageCaller.js";
 import { invalidField } from "../errors.js";
 import type { HumanQueue } from "../humanQueue.js";
 import type { ServiceResponse } from "../http/router.js";
+import type { ProfileState } from "../profiles/profileState.js";
 import type { ProfileStore } from "../profiles/profileStore.js";
 import { answerBelief } from "./beliefQuery.js";
 import { answerClaim } from "./claimQuery.js";
@@ -28,6 +29,7 @@ export interface EvaluateDeps {
 }
 
 const CLAIM_SAMPLES = 5;
+const PARSED_JSON = Object.freeze({ parsedJson: true });
 
 function runQuery(input: QueryInput): QueryOutcome | Promise<QueryOutcome> {
   const q = input.query;
@@ -72,8 +74,9 @@ async function backendEvidence(request: EvaluateRequest, query: Query, stages: S
 }
 
 /** The response, at once when every query is answered from evidence in hand; a promise when a backend is called. */
+/** `body` is the request body as JSON.parse returned it. */
 export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | Promise<ServiceResponse> {
-  const request = parseEvaluateRequest(body);
+  const request = parseEvaluateRequest(body, PARSED_JSON);
   const usage: Usage = { backend_calls: 0, backend_tokens: 0 };
   const warnings: string[] = [];
   const stages = createStageCaller(deps.backends, deps.humanQueue, usage);
@@ -83,10 +86,22 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
 
   // Resolve everything a request names before any backend is called: a typo never costs a model call.
   if (backend && !clientEvidence) deps.backends.resolve(backend, "backend");
-  const entries = Object.entries(request.queries);
-  const profiles = new Map(entries.map(([name, q]) => [name, deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`)]));
-  for (const [name, q] of entries) {
+  // Loops over the names rather than Object.entries, a Map and closures: this runs for every evaluate.
+  const names = Object.keys(request.queries);
+  const queries: Query[] = [];
+  const states: ProfileState[] = [];
+  let inHand = clientEvidence || !backend;
+  for (const name of names) {
+    const q = request.queries[name]!;
+    queries.push(q);
+    // The field's path is spelled only when the profile is missing (or still loading): get names it then.
+    states.push(deps.profiles.find(q.calibration_profile) ?? deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`));
+    if (q.type === "judge" || q.type === "route") inHand = false;
+  }
+  for (let i = 0; i < names.length; i++) {
+    const q = queries[i]!;
     if (q.type !== "route" && q.type !== "judge") continue;
+    const name = names[i]!;
     (q.cascade ?? []).forEach((stage, s) => {
       if (stage.backend !== HUMAN_QUEUE && stage.backend.provider === "client_evidence") {
         throw invalidField(`queries.${name}.cascade.${s}.backend`, `\`queries.${name}.cascade.${s}.backend\` cannot be client_evidence: the service calls cascade stages itself`);
@@ -94,10 +109,9 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
       if (stage.backend !== HUMAN_QUEUE) deps.backends.resolve(stage.backend, `queries.${name}.cascade.${s}.backend`);
     });
   }
-  const warned = new Set<string>();
-  for (const profile of profiles.values()) {
-    if (warned.has(profile.name)) continue;
-    warned.add(profile.name);
+  for (let i = 0; i < states.length; i++) {
+    const profile = states[i]!;
+    if (states.indexOf(profile) < i) continue; // one warning per profile (states are one per profile name)
     if (typeof requestFingerprint === "string" && profile.fingerprint !== undefined && requestFingerprint !== profile.fingerprint) {
       const message = `backend fingerprint ${requestFingerprint} differs from ${profile.fingerprint}, the one profile "${profile.name}" was calibrated on`;
       if (profile.meta.strict_fingerprint) throw invalidField("backend.fingerprint", `\`backend.fingerprint\`: ${message}, and the profile is strict`);
@@ -106,11 +120,15 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     if (profile.status === "stale") warnings.push(`profile "${profile.name}" is stale (${profile.staleReason}); add examples to recalibrate`);
   }
 
-  if ((clientEvidence || !backend) && entries.every(([, q]) => q.type !== "judge" && q.type !== "route")) {
+  if (inHand) {
     // Evidence in hand and engines that call no backend: every query is answered in this turn of the event loop,
     // in order, as the general path below would; the first failure is the answer either way.
     const level = clientEvidence ? (backend as { access_level: AccessLevel }).access_level : undefined;
-    const inputs: QueryInput[] = entries.map(([name, query]) => ({ name, query, profile: profiles.get(name)!, evidence: query.evidence, level, context: request.context, stages, warnings }));
+    const inputs: QueryInput[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const query = queries[i]!;
+      inputs.push({ name: names[i]!, query, profile: states[i]!, evidence: query.evidence, level, context: request.context, stages, warnings });
+    }
     try {
       const prepared = inputs.length > 1 ? predictSetsTogether(inputs) : undefined;
       const outcomes: QueryOutcome[] = [];
@@ -119,28 +137,32 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
         const set = prepared?.[i];
         outcomes.push(set ? answerSet(input as QueryInput<SetQuery>, set) : runQuery(input) as QueryOutcome);
       }
-      return respond(entries.map(([name]) => name), outcomes, backend, usage, warnings);
+      return respond(names, outcomes, backend, usage, warnings);
     } catch (err) {
       // A long calibration's first build (rebuilds.ts): this request waits for it, others go on meanwhile.
       if (err instanceof CalibrationPending) return err.ready.then(() => evaluate(body, deps));
       throw err;
     }
   }
-  return Promise.all(entries.map(async ([name, query]) => {
+  return Promise.all(names.map(async (name, i) => {
+    const query = queries[i]!;
     const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return whenBuilt(() => runQuery({ name, query, profile: profiles.get(name)!, evidence, level, context: request.context, stages, warnings }));
-  })).then((outcomes) => respond(entries.map(([name]) => name), outcomes, backend, usage, warnings));
+    return whenBuilt(() => runQuery({ name, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings }));
+  })).then((outcomes) => respond(names, outcomes, backend, usage, warnings));
 }
 
 /** The response: every answer, and a 424 naming the heuristic ones when there are any. */
 function respond(names: string[], outcomes: QueryOutcome[], backend: EvaluateRequest["backend"], usage: Usage, warnings: string[]): ServiceResponse {
-  if (outcomes.every((o) => o.json !== undefined)) {
-    // Every answer written as JSON (and none heuristic: those are objects): so is the response.
-    return new WrittenResponse(evaluateResponseJson(names, outcomes.map((o) => o.json!), backend, usage, warnings));
+  const written: string[] = [];
+  for (const o of outcomes) {
+    if (o.json === undefined) break;
+    written.push(o.json);
   }
+  // Every answer written as JSON (and none heuristic: those are objects): so is the response.
+  if (written.length === outcomes.length) return new WrittenResponse(evaluateResponseJson(names, written, backend, usage, warnings));
   const answers = Object.fromEntries(names.map((name, i) => [name, outcomes[i]!.answer]));
   const short = names.filter((_, i) => outcomes[i]!.insufficient);
   const response: Record<string, unknown> = backend ? { answers, backend, usage, warnings } : { answers, usage, warnings };

@@ -44,6 +44,8 @@ export interface SetPlan {
   beliefs?: CalibratedOptionBeliefs;
   /** Guarantees by evidence level, estimation, n and group: the same object (and its JSON) for every answer they fit. */
   guarantees: Map<string, { guarantee: Guarantee; json: string }>;
+  /** The entry of `guarantees` given last, with what it was given for. */
+  lastGuarantee?: { level: string | undefined; estimated: boolean; n: number; group: string | undefined; value: { guarantee: Guarantee; json: string } };
   /** The names as setAnswerJson writes them; null when its answers are written by JSON.stringify. */
   written: SetAnswerNames | null;
 }

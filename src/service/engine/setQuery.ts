@@ -60,6 +60,9 @@ function probabilityObject(plan: SetPlan, p: Float64Array): Record<string, numbe
 /** The guarantee of an answer with a guarantee, and its JSON: one object per evidence level, estimation, n and group. */
 function guaranteeOf(input: QueryInput, plan: SetPlan, fields: { alpha: number; method: string; group: string | undefined; estimated: boolean; n: number }) {
   const { alpha, method, group, estimated, n } = fields;
+  // The queries of a request (and the requests after it) mostly get the last one: found without building a key.
+  const last = plan.lastGuarantee;
+  if (last !== undefined && last.level === input.level && last.estimated === estimated && last.n === n && last.group === group) return last.value;
   const key = `${input.level}|${estimated}|${n}|${group === undefined ? "" : `=${group}`}`;
   let g = plan.guarantees.get(key);
   if (g === undefined) {
@@ -67,6 +70,7 @@ function guaranteeOf(input: QueryInput, plan: SetPlan, fields: { alpha: number; 
     g = { guarantee: made, json: guaranteeJson(made) };
     if (plan.guarantees.size < 256) plan.guarantees.set(key, g);
   }
+  plan.lastGuarantee = { level: input.level, estimated, n, group, value: g };
   return g;
 }
 
