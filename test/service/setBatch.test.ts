@@ -65,7 +65,7 @@ describe("set queries of one request, predicted together", () => {
     const query = setQuery({ A: 0.4, B: 0.3, C: 0.2, D: 0.1 }, { method: "LAC" });
     const guaranteeAt = async (level: string) => {
       const res = await client.evaluate({ context: "x", backend: { ...CLIENT_BACKEND, access_level: level as "L1" }, queries: { a: query, b: query } });
-      const { a, b } = res.answers as Record<string, { guarantee: { evidence_level: string; n: number; profile_version: number } }>;
+      const { a, b } = res.answers as unknown as Record<"a" | "b", { guarantee: { evidence_level: string; n: number; profile_version: number } }>;
       expect(b.guarantee).toEqual(a.guarantee);
       return a.guarantee;
     };
