@@ -101,7 +101,7 @@ function oldRecalibration(kind: Kind, state: ProfileState): void {
     C.calibrateGate({ scores, labels, losses: Float64Array.from(labels, (l) => (l ? 0 : 1)) }, { guarantee: "risk", target: 0.1, lossBound: 1 });
   } else if (kind === "claim") {
     const examples: C.LabelledClaim[][] = [];
-    for (const example of state.examples) {
+    for (const example of state.examplesIn(0, state.n)) {
       const labelled = labelledClaims(example.label)!;
       const { scores } = claimScores(example.metadata!.evidence as never, labelled.map((c) => c.text));
       examples.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));

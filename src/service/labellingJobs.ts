@@ -167,17 +167,25 @@ export class LabellingJobs {
   }
 }
 
-/** The label names the profile's examples use: their evidence's option names, else the labels themselves. */
+/** Label names found in each profile's examples so far, and how many examples were looked at (each once). */
+const namesSeen = new WeakMap<ProfileState, { scanned: number; names: Set<string> }>();
+
+/**
+ * The label names the profile's examples use: their evidence's option names, else the labels themselves (the
+ * examples are looked at in order until more than 64 names are found).
+ */
 function labelNames(profile: ProfileState): string[] {
-  const names = new Set<string>();
-  for (const example of profile.examples) {
+  let seen = namesSeen.get(profile);
+  if (!seen) namesSeen.set(profile, (seen = { scanned: 0, names: new Set() }));
+  const { names } = seen;
+  for (const n = profile.n; seen.scanned < n && names.size <= 64; seen.scanned++) {
+    const example = profile.exampleAt(seen.scanned);
     const options = exampleEvidence(example)?.option_probabilities;
     if (options) for (const k of Object.keys(options)) names.add(k);
     else {
       const label = labelName(example.label);
       if (label !== undefined) names.add(label);
     }
-    if (names.size > 64) break;
   }
   return [...names].sort();
 }

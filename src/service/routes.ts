@@ -171,7 +171,7 @@ export function buildRouter(parts: ServiceParts): Router {
     const state = await profiles.examplesOf(await profiles.fetch(req.params.name!));
     const offset = Math.max(0, Number(req.query.get("offset") ?? 0) || 0);
     const limit = Math.min(10_000, Math.max(1, Number(req.query.get("limit") ?? 1000) || 1000));
-    return { status: 200, body: { examples: state.examples.slice(offset, offset + limit), offset, total: state.n, version: state.version } };
+    return { status: 200, body: { examples: state.examplesIn(offset, offset + limit), offset, total: state.n, version: state.version } };
   });
 
   router.add("GET", "/backends", async () => ({ status: 200, body: { backends: await backends.list() } }));

@@ -14,12 +14,16 @@ export interface StoredProfile {
 export interface ProfileEvent {
   seq: number;
   record: unknown;
+  /** The record's JSON as stored (a caller may keep it rather than the parsed record: one string, not a tree). */
+  text: string;
 }
 
 /** What a writer appends: one record, and the idempotency key it answers (unique per profile in the store). */
 export interface NewEvent {
   kind: string;
   record: unknown;
+  /** `JSON.stringify(record)`, when the caller has made it already (it keeps the same string). */
+  text?: string | undefined;
   idempotency?: { key: string; sha256: string } | undefined;
 }
 
@@ -63,7 +67,7 @@ export class ProfileTable {
   async events(name: string, afterSeq: number, limit = 1_000_000_000, upToSeq = Number.MAX_SAFE_INTEGER): Promise<ProfileEvent[]> {
     const rows = await this.db.all<{ seq: number; record: string }>(
       `SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 AND seq <= $4 ORDER BY seq LIMIT $3`, [name, afterSeq, limit, upToSeq]);
-    return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) }));
+    return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record), text: r.record }));
   }
 
   /** The event the profile's latest checkpoint was taken after (one small row), or undefined when it has none. */
@@ -144,7 +148,7 @@ export class ProfileTable {
       const head = Number(row.head);
       const missed = head > knownHead
         ? (await tx.all<{ seq: number; record: string }>(`SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 ORDER BY seq`, [name, knownHead]))
-            .map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) as unknown }))
+            .map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) as unknown, text: r.record }))
         : [];
       const { event, value } = await build(missed);
       if (!event) return { seq: undefined, value };
@@ -158,7 +162,7 @@ export class ProfileTable {
           throw err;
         }
       }
-      await tx.run(`INSERT INTO profile_events (profile, seq, kind, record) VALUES ($1, $2, $3, $4)`, [name, seq, event.kind, JSON.stringify(event.record)]);
+      await tx.run(`INSERT INTO profile_events (profile, seq, kind, record) VALUES ($1, $2, $3, $4)`, [name, seq, event.kind, event.text ?? JSON.stringify(event.record)]);
       await tx.run(`UPDATE profiles SET head = $2 WHERE name = $1`, [name, seq]);
       await this.db.notify(tx, `profile:${name}`);
       return { seq, value };

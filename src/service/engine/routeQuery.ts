@@ -2,12 +2,14 @@
 // on the profile (cost_budget: most accurate within the budget; accuracy: cheapest with error ≤ α, each
 // certified at δ = 0.05). Example labels: {stages: {<stage>: "correct" | "incorrect" | boolean}} with optional
 // `metadata.evidence.stage_confidence: {<stage>: number}`, or a reference output; what is missing the service
-// obtains by calling the stage on the example's context (cached per profile version).
+// obtains by calling the stage on the example's context (cached per profile version; what an example gives
+// without a call is read once, as it arrives).
 import type { RouteAnswer, RouteQuery, RouteStageTrail, ExampleRecord } from "../../api/index.js";
 import { calibrateRoute, HUMAN_QUEUE, routeStep } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached } from "./pools.js";
 import { matchesReference } from "../backends/stageCalls.js";
+import type { ProfileState } from "../profiles/profileState.js";
 import type { QueryInput, QueryOutcome, StageCaller } from "./types.js";
 
 const ROUTE_DELTA = 0.05;
@@ -38,28 +40,59 @@ interface StageRow {
   correct: boolean;
 }
 
-/** Confidence and correctness of one stage on every usable example (calling the stage where needed). */
-async function stageRows(input: QueryInput<RouteQuery>, stage: unknown, path: string, name: string, stages: StageCaller): Promise<(StageRow | undefined)[]> {
-  const examples = input.profile.examples;
-  const cache = cached(input.profile, `route-stage|${name}`, () => new Map<number, Promise<StageRow | undefined>>());
+/**
+ * What each example gives a stage without calling it: its row (a verdict and a confidence given, or the human
+ * queue), undefined (not usable), or null (the stage must be called on it). Grown as the profile grows: each
+ * example is read once, not at every version.
+ */
+const givenRows = new WeakMap<ProfileState, Map<string, { scanned: number; rows: (StageRow | null | undefined)[] }>>();
+
+function givenRowsOf(profile: ProfileState, name: string, human: boolean, n: number): readonly (StageRow | null | undefined)[] {
+  let perStage = givenRows.get(profile);
+  if (!perStage) givenRows.set(profile, (perStage = new Map()));
+  const key = `${human}|${name}`;
+  let given = perStage.get(key);
+  if (!given) perStage.set(key, (given = { scanned: 0, rows: [] }));
+  for (; given.scanned < n; given.scanned++) {
+    const example = profile.exampleAt(given.scanned);
+    const verdict = stageVerdict(example.label, name);
+    const confidence = givenConfidence(example, name);
+    given.rows.push(
+      verdict === undefined && typeof example.label !== "string" ? undefined
+      : human ? { confidence: 1, correct: verdict ?? true }
+      : confidence !== undefined && verdict !== undefined ? { confidence, correct: verdict }
+      : null,
+    );
+  }
+  return given.rows;
+}
+
+/** Confidence and correctness of one stage on the first n examples (calling the stage where needed). */
+async function stageRows(input: QueryInput<RouteQuery>, stage: unknown, path: string, name: string, stages: StageCaller, n: number): Promise<(StageRow | undefined)[]> {
+  const { profile } = input;
+  const given = givenRowsOf(profile, name, stage === HUMAN_QUEUE, n);
+  const cache = cached(profile, `route-stage|${name}`, () => new Map<number, Promise<StageRow | undefined>>());
   const rowOf = (i: number): Promise<StageRow | undefined> => {
-    const example = examples[i]!;
+    const example = profile.exampleAt(i);
     const verdict = stageVerdict(example.label, name);
     const reference = typeof example.label === "string" ? example.label : undefined;
-    if (verdict === undefined && reference === undefined) return Promise.resolve(undefined);
-    if (stage === HUMAN_QUEUE) return Promise.resolve({ confidence: 1, correct: verdict ?? true });
     const confidence = givenConfidence(example, name);
-    if (confidence !== undefined && verdict !== undefined) return Promise.resolve({ confidence, correct: verdict });
     return stages.generate(stage, path, stagePrompt(input.query.instructions, example.context)).then((out) => ({
       confidence: confidence ?? out.confidence,
       correct: verdict ?? matchesReference(out.output, reference!),
     }));
   };
-  const out: (StageRow | undefined)[] = new Array(examples.length);
+  const out: (StageRow | undefined)[] = new Array(n);
+  const calls: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = given[i];
+    if (row === null) calls.push(i);
+    else out[i] = row;
+  }
   let next = 0;
   const worker = async () => {
-    while (next < examples.length) {
-      const i = next++;
+    while (next < calls.length) {
+      const i = calls[next++]!;
       let p = cache.get(i);
       if (!p) cache.set(i, (p = rowOf(i)));
       try {
@@ -80,9 +113,11 @@ export async function answerRoute(input: QueryInput<RouteQuery>): Promise<QueryO
   const paths = query.cascade.map((_, s) => `queries.${input.name}.cascade.${s}.backend`);
   const names = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE ? HUMAN_QUEUE : stages.stageName(st.backend, paths[s]!)));
   const costs = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE ? 0 : stages.nominalCost(st.backend, paths[s]!)));
-  const perStage = await Promise.all(query.cascade.map((st, s) => stageRows(input, st.backend, paths[s]!, names[s]!, stages)));
+  // The examples as they are now: the profile may grow while the stages answer.
+  const examples = profile.n;
+  const perStage = await Promise.all(query.cascade.map((st, s) => stageRows(input, st.backend, paths[s]!, names[s]!, stages, examples)));
   const usable: number[] = [];
-  for (let i = 0; i < profile.examples.length; i++) if (perStage.every((rows) => rows[i] !== undefined)) usable.push(i);
+  for (let i = 0; i < examples; i++) if (perStage.every((rows) => rows[i] !== undefined)) usable.push(i);
   const n = usable.length;
   const confidence = new Float64Array(n * S);
   const correct = new Uint8Array(n * S);

@@ -7,6 +7,7 @@
 import type { AuditResult, ExampleRecord, Profile } from "../../api/index.js";
 import { minimumN, recommendedN } from "../engine/conformal.js";
 import { ServiceError } from "../errors.js";
+import { HeldExamples, type HeldBatch } from "./heldExamples.js";
 import type { MonitorDefinition, MonitorState, ProfileMeta, ProfileRecord } from "./records.js";
 
 /** Idempotency replies kept per profile (oldest forgotten first). */
@@ -20,9 +21,8 @@ export interface AuditEntry {
 }
 
 export class ProfileState {
-  /** Examples at positions base, base + 1, …; those before `base` are in the store, read when needed. */
-  private held: ExampleRecord[] = [];
-  private base = 0;
+  /** The examples, each batch as its JSON (heldExamples.ts); after a start from a checkpoint, only those after it. */
+  private readonly held = new HeldExamples();
   /** Asked to read the examples before `base` from the store (set by the profile store). */
   onExamplesNeeded: ((state: ProfileState) => void) | undefined;
   version = 0;
@@ -61,17 +61,18 @@ export class ProfileState {
   }
 
   /** Applies a stored event once: one already applied (seq at or below ours) changes nothing. */
-  applyEvent(seq: number, record: ProfileRecord): void {
+  applyEvent(seq: number, record: ProfileRecord, held?: HeldBatch): void {
     if (seq <= this.seq) return;
-    this.apply(record);
+    this.apply(record, held);
     this.seq = seq;
   }
 
-  apply(record: ProfileRecord): void {
+  /** Applies a record; `held`: an examples record's batch as the store holds it (JSON made once, kept as is). */
+  apply(record: ProfileRecord, held?: HeldBatch): void {
     switch (record.t) {
       case "examples": {
+        this.held.append(record.examples, held);
         for (const example of record.examples) {
-          this.held.push(example);
           const group = this.meta.group_by ? this.groupOf(example) : undefined;
           if (group !== undefined) this.groupCounts.set(group, (this.groupCounts.get(group) ?? 0) + 1);
         }
@@ -102,36 +103,37 @@ export class ProfileState {
   }
 
   get n(): number {
-    return this.base + this.held.length;
+    return this.held.n;
   }
 
   /** Whether every example is in memory (false after a start from a checkpoint, until they are read). */
   get examplesHeld(): boolean {
-    return this.base === 0;
+    return this.held.complete;
   }
 
-  /** Every example in stored order; a 503 while those before the checkpoint are still in the store only. */
-  get examples(): readonly ExampleRecord[] {
-    if (this.base > 0) this.needExamples();
-    return this.held;
+  /**
+   * Examples at positions from … to − 1 in stored order (clipped to n); a 503 while those before the checkpoint
+   * are still in the store only.
+   */
+  examplesIn(from: number, to: number): ExampleRecord[] {
+    if (!this.held.complete) this.needExamples();
+    return this.held.slice(from, to);
   }
 
+  /** The example at `position` (< n); a 503 when it is before the checkpoint and not read from the store yet. */
   exampleAt(position: number): ExampleRecord {
-    if (position < this.base) this.needExamples();
-    return this.held[position - this.base]!;
+    if (position < this.held.first) this.needExamples();
+    return this.held.at(position);
   }
 
   /** A state read from a checkpoint of `n` examples, the examples themselves left in the store. */
   startAt(n: number): void {
-    if (this.n !== 0) throw new Error("startAt: the profile already holds examples");
-    this.base = n;
+    this.held.startAt(n);
   }
 
-  /** The examples before the checkpoint, read from the store: the profile holds all its examples again. */
-  prependExamples(before: readonly ExampleRecord[]): void {
-    if (before.length !== this.base) throw new Error(`the store gave ${before.length} examples before the checkpoint, which holds ${this.base}`);
-    this.held = [...before, ...this.held];
-    this.base = 0;
+  /** The batches before the checkpoint, read from the store: the profile holds all its examples again. */
+  prependExamples(before: readonly HeldBatch[]): void {
+    this.held.prepend(before);
   }
 
   private needExamples(): never {

@@ -22,8 +22,9 @@ import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
 import { feedPools } from "./eagerPools.js";
 import { LoadQueue } from "./loadQueue.js";
 import { startRebuilds } from "../engine/rebuilds.js";
+import type { HeldBatch } from "./heldExamples.js";
 import { ProfileState } from "./profileState.js";
-import type { ExamplesRecord, ProfileMeta, ProfileRecord } from "./records.js";
+import type { ProfileMeta, ProfileRecord } from "./records.js";
 
 export interface ProfileStoreOptions {
   /** Fewest new examples that make a new checkpoint worth writing. Default 10,000. */
@@ -107,7 +108,7 @@ export class ProfileStore {
       this.checkpointSeq.set(state, checkpoint.seq);
     } else state = new ProfileState(meta);
     state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
-    for (const event of events) state.applyEvent(event.seq, event.record as ProfileRecord);
+    for (const event of events) state.applyEvent(event.seq, event.record as ProfileRecord, heldOf(event));
     this.profiles.set(name, state);
     return state;
   }
@@ -127,14 +128,14 @@ export class ProfileStore {
     if (!reading) {
       const upTo = this.checkpointSeq.get(state)!;
       reading = (async () => {
-        const before: ExamplesRecord["examples"] = [];
+        const before: HeldBatch[] = [];
         // A few events at a time: the service keeps answering while a large profile is read.
         for (let after = 0; ;) {
           const events = await this.store.profiles.events(state.name, after, 64, upTo);
           if (events.length === 0) break;
           for (const event of events) {
-            const record = event.record as ProfileRecord;
-            if (record.t === "examples") for (const example of record.examples) before.push(example);
+            const held = heldOf(event);
+            if (held) before.push(held);
           }
           after = events.at(-1)!.seq;
         }
@@ -208,15 +209,15 @@ export class ProfileStore {
         const stored = await this.store.profiles.get(name);
         return stored ? this.load(name, stored.meta as ProfileMeta) : undefined;
       }
-      for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord);
+      for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord, heldOf(event));
       return state;
     });
   }
 
   /** Applies an event this instance has just written or been told of: its examples feed the pools now. */
-  private applyNew(state: ProfileState, seq: number, record: ProfileRecord): void {
+  private applyNew(state: ProfileState, seq: number, record: ProfileRecord, held: HeldBatch | undefined): void {
     if (seq <= state.seq) return;
-    state.applyEvent(seq, record);
+    state.applyEvent(seq, record, held);
     if (record.t !== "examples") return;
     feedPools(state, record.examples);
     startRebuilds(state); // Venn–Abers and RAPS of the new size, in the background (engine/rebuilds.ts)
@@ -303,14 +304,16 @@ export class ProfileStore {
     return this.mutex.run(name, async () => {
       if (this.closed) throw new Error("the profile store is closed");
       const { seq, value } = await this.store.profiles.append(name, state.seq, async (missed) => {
-        for (const event of missed) state.applyEvent(event.seq, event.record as ProfileRecord);
+        for (const event of missed) state.applyEvent(event.seq, event.record as ProfileRecord, heldOf(event));
         const prepared = await prepare(state);
         const record = prepared.record;
-        const event = record ? { kind: record.t, record, idempotency: record.t === "examples" ? record.idempotency : undefined } : undefined;
-        return { event, value: prepared };
+        // The JSON is made once: the store writes it, and the profile keeps it as its batch of examples.
+        const event = record ? { kind: record.t, record, text: JSON.stringify(record), idempotency: record.t === "examples" ? record.idempotency : undefined } : undefined;
+        return { event, value: { prepared, text: event?.text } };
       });
-      if (seq !== undefined && value.record) this.applyNew(state, seq, value.record);
-      return value.result(state);
+      const { prepared, text } = value;
+      if (seq !== undefined && prepared.record) this.applyNew(state, seq, prepared.record, text === undefined ? undefined : heldOf({ record: prepared.record, text }));
+      return prepared.result(state);
     });
   }
 
@@ -323,6 +326,12 @@ export class ProfileStore {
     for (const state of this.profiles.values()) this.maybeCheckpoint(state, true);
     await Promise.all([...this.writing]);
   }
+}
+
+/** An examples event's batch as the profile keeps it: the stored JSON of the record, not its parsed documents. */
+function heldOf(event: { record: unknown; text: string }): HeldBatch | undefined {
+  const record = event.record as ProfileRecord;
+  return record.t === "examples" ? { text: event.text, count: record.examples.length, inRecord: true } : undefined;
 }
 
 /** Pools and calibrations the profile holds: a checkpoint is due when queries made a new one. */
