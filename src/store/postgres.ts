@@ -29,6 +29,7 @@ export class PostgresEngine implements SqlEngine {
   readonly kind = "postgres" as const;
   readonly forUpdate = " FOR UPDATE";
   readonly skipLocked = " SKIP LOCKED";
+  readonly channel = CHANNEL;
   readonly location: string;
   private listener: pg.Client | undefined;
   private readonly listeners: ((payload: string) => void)[] = [];

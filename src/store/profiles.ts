@@ -140,8 +140,16 @@ export class ProfileTable {
    * Appends one event under the profile's row lock. `build` first receives the events other writers committed
    * after `knownHead` (the caller applies them, then decides on the state they lead to) and returns the new
    * event, or undefined to write nothing. Resolves once the event is committed durably.
+   *
+   * On PostgreSQL `build` is first called with no events, as if none were missed, and its event appended by one
+   * statement that does so only if the head is still `knownHead` (appendAtHead); when it is not, or `build` wrote
+   * nothing or threw, `build` is called again as above (it must be free of effects outside what it returns).
    */
   async append<T>(name: string, knownHead: number, build: (missed: ProfileEvent[]) => Promise<{ event?: NewEvent | undefined; value: T }>): Promise<{ seq: number | undefined; value: T }> {
+    if (this.db.kind === "postgres") {
+      const appended = await this.appendAtHead(name, knownHead, build);
+      if (appended) return appended;
+    }
     return this.db.transaction(async (tx) => {
       const [row] = await tx.all<{ head: number }>(`SELECT head FROM profiles WHERE name = $1${this.db.forUpdate}`, [name]);
       if (!row) throw new Error(`profile ${name} is not in the store`);
@@ -164,9 +172,43 @@ export class ProfileTable {
       }
       await tx.run(`INSERT INTO profile_events (profile, seq, kind, record) VALUES ($1, $2, $3, $4)`, [name, seq, event.kind, event.text ?? JSON.stringify(event.record)]);
       await tx.run(`UPDATE profiles SET head = $2 WHERE name = $1`, [name, seq]);
-      await this.db.notify(tx, `profile:${name}`);
+      await this.db.notify(tx, `profile:${name}@${seq}`);
       return { seq, value };
     });
+  }
+
+  /**
+   * A transaction of its own took 7 round trips to PostgreSQL per batch (BEGIN, the row lock, the idempotency
+   * key, the event, the head, NOTIFY, COMMIT), each a turn of the event loop and a wait on a shared machine. When
+   * this instance is at the head — always, but for other instances' writes — one statement does it all: it moves
+   * the head only if it is still `knownHead` (PostgreSQL re-checks that condition on the row as committed by a
+   * concurrent writer it waited for), and its key, event and notice follow from that row; committed on its own,
+   * durably, before it answers. Undefined when the head had moved (nothing written) or `build` wrote nothing or
+   * threw: the caller goes the locked way.
+   */
+  private async appendAtHead<T>(name: string, knownHead: number, build: (missed: ProfileEvent[]) => Promise<{ event?: NewEvent | undefined; value: T }>): Promise<{ seq: number; value: T } | undefined> {
+    let built: { event?: NewEvent | undefined; value: T };
+    try {
+      built = await build([]);
+    } catch {
+      return undefined;
+    }
+    const { event, value } = built;
+    if (!event) return undefined;
+    const key = event.idempotency;
+    let rows: { head: number }[];
+    try {
+      rows = await this.db.all<{ head: number }>(
+        `WITH h AS (UPDATE profiles SET head = head + 1 WHERE name = $1 AND head = $2 RETURNING head),
+           k AS (INSERT INTO idempotency_keys (scope, key, sha256, ref, created_at) SELECT $3, $4, $5, head::text, $6 FROM h WHERE $4::text IS NOT NULL),
+           e AS (INSERT INTO profile_events (profile, seq, kind, record) SELECT $1, head, $7, $8 FROM h)
+         SELECT head, pg_notify($9, $10 || head) FROM h`,
+        [name, knownHead, `profile:${name}`, key?.key ?? null, key?.sha256 ?? null, new Date().toISOString(), event.kind, event.text ?? JSON.stringify(event.record), this.db.channel!, `profile:${name}@`]);
+    } catch (err) {
+      if (key && isUniqueViolation(err) && (err as { table?: string }).table === "idempotency_keys") throw new IdempotencyKeyTaken(key.key);
+      throw err;
+    }
+    return rows.length === 1 ? { seq: Number(rows[0]!.head), value } : undefined;
   }
 
   /** The idempotency key as stored for a profile (kept forever, unlike the answers the service remembers). */

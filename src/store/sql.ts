@@ -30,6 +30,8 @@ export interface SqlEngine extends Sql {
   readonly skipLocked: string;
   /** One transaction, committed durably before it resolves; rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** PostgreSQL: the channel notify() sends on, for a statement that sends its notice itself (pg_notify). */
+  readonly channel?: string;
   /** Tells other instances on the same database that `payload` changed (sent at commit). */
   notify(tx: Sql, payload: string): Promise<void>;
   /**

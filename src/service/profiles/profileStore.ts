@@ -201,14 +201,20 @@ export class ProfileStore {
     });
   }
 
-  /** Brings one profile up to the store's head (another instance wrote to it, or created it). */
-  private async catchUp(name: string): Promise<ProfileState | undefined> {
+  /**
+   * Brings one profile up to the store's head (another instance wrote to it, or created it); with `seq`, the
+   * event a notice named, nothing is read when that one is applied already (this instance's own, mostly).
+   */
+  private async catchUp(name: string, seq?: number): Promise<ProfileState | undefined> {
+    const known = this.profiles.get(name);
+    if (known && seq !== undefined && known.seq >= seq) return known;
     return this.mutex.run(name, async () => {
       const state = this.profiles.get(name);
       if (!state) {
         const stored = await this.store.profiles.get(name);
         return stored ? this.load(name, stored.meta as ProfileMeta) : undefined;
       }
+      if (seq !== undefined && state.seq >= seq) return state;
       for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord, heldOf(event));
       return state;
     });
@@ -228,7 +234,9 @@ export class ProfileStore {
     if (this.closed) return;
     const refresh = async () => {
       if (what.startsWith("profile:")) {
-        await this.catchUp(what.slice("profile:".length));
+        // `profile:NAME@SEQ` for an event (a name has no @), `profile:NAME` for a creation.
+        const [name, seq] = what.slice("profile:".length).split("@");
+        await this.catchUp(name!, seq === undefined ? undefined : Number(seq));
         return;
       }
       for (const [name, head] of await this.store.profiles.heads()) {
