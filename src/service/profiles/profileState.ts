@@ -10,6 +10,9 @@ import { ServiceError } from "../errors.js";
 import { HeldExamples, type HeldBatch } from "./heldExamples.js";
 import type { MonitorDefinition, MonitorState, ProfileMeta, ProfileRecord } from "./records.js";
 
+/** recommended_n by alpha (a few alphas per service). */
+const RECOMMENDED_N = new Map<number, number>();
+
 /** Idempotency replies kept per profile (oldest forgotten first). */
 const IDEMPOTENCY_MEMORY = 10_000;
 
@@ -40,12 +43,21 @@ export class ProfileState {
   readonly groupCounts = new Map<string, number>();
   readonly idempotency = new Map<string, { sha256: string; response: Profile }>();
   readonly minimumN: number;
-  readonly recommendedN: number;
 
   constructor(readonly meta: ProfileMeta) {
     this.fingerprint = meta.backend_fingerprint;
     this.minimumN = minimumN(meta.alpha);
-    this.recommendedN = recommendedN(meta.alpha);
+  }
+
+  /**
+   * recommended_n at the profile's alpha (a scan of beta tails: 25 ms on a cold start, when it was made by every
+   * profile read at a start, before the first one could answer), made when first asked for, once per alpha.
+   * Throws for an alpha no profile of up to 10,000,000 examples serves (profileStore asks it at a creation).
+   */
+  get recommendedN(): number {
+    let n = RECOMMENDED_N.get(this.meta.alpha);
+    if (n === undefined) RECOMMENDED_N.set(this.meta.alpha, (n = recommendedN(this.meta.alpha)));
+    return n;
   }
 
   get name(): string {

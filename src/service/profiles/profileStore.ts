@@ -358,7 +358,9 @@ function same(existing: ProfileState, meta: ProfileMeta): { state: ProfileState;
 /** A new profile's state; an alpha too small for any calibration is a 422 at the request's `alpha`. */
 function newProfileState(meta: ProfileMeta): ProfileState {
   try {
-    return new ProfileState(meta);
+    const state = new ProfileState(meta);
+    void state.recommendedN; // throws for an alpha too small
+    return state;
   } catch (err) {
     if (!(err instanceof Error) || err.name !== "ConformalError") throw err;
     throw invalidField("alpha", `\`alpha\` ${meta.alpha} is too small: a calibration needs at least ⌈(1−α)/α⌉ examples, and no profile of up to 10,000,000 examples reaches coverage within ±0.02 of 1−α; use a larger alpha`);
