@@ -61,9 +61,58 @@ export const guaranteeJson = (guarantee: Guarantee): string => JSON.stringify(gu
  */
 export function evaluateResponseJson(names: readonly string[], answers: readonly string[], backend: unknown, usage: unknown, warnings: readonly string[]): string {
   let out = '{"answers":{';
-  for (let i = 0; i < names.length; i++) out += `${i === 0 ? "" : ","}${JSON.stringify(names[i]!)}:${answers[i]!}`;
+  for (let i = 0; i < names.length; i++) out += `${i === 0 ? "" : ","}${quoted(names[i]!)}:${answers[i]!}`;
   out += "}";
-  const b = JSON.stringify(backend);
+  const b = backendJson(backend);
   if (b !== undefined) out += `,"backend":${b}`;
-  return `${out},"usage":${JSON.stringify(usage)},"warnings":${JSON.stringify(warnings)}}`;
+  return `${out},"usage":${isNoUsage(usage) ? NO_USAGE : JSON.stringify(usage)},"warnings":${warnings.length === 0 ? "[]" : JSON.stringify(warnings)}}`;
+}
+
+/**
+ * JSON.stringify of a string, remembered: a service sees the same query names, model names and levels in request
+ * after request (object keys from JSON.parse are internalised, so the lookup is cheap). Bounded: cleared when full.
+ */
+const quotes = new Map<string, string>();
+function quoted(text: string): string {
+  let q = quotes.get(text);
+  if (q === undefined) {
+    q = JSON.stringify(text);
+    if (quotes.size >= 4096) quotes.clear();
+    if (text.length <= 128) quotes.set(text, q);
+  }
+  return q;
+}
+
+const NO_USAGE = JSON.stringify({ backend_calls: 0, backend_tokens: 0 });
+const USAGE_KEYS = ["backend_calls", "backend_tokens"];
+
+/** The usage of a request that called no backend, keys in the order NO_USAGE has them. */
+function isNoUsage(usage: unknown): boolean {
+  if (typeof usage !== "object" || usage === null) return false;
+  const u = usage as Record<string, unknown>;
+  return u.backend_calls === 0 && u.backend_tokens === 0 && sameKeys(u, USAGE_KEYS);
+}
+
+const CLIENT_EVIDENCE_KEYS = ["provider", "name", "access_level"];
+
+/** JSON.stringify(backend), written directly for a client_evidence backend of its three string fields. */
+function backendJson(backend: unknown): string | undefined {
+  if (typeof backend === "object" && backend !== null && !Array.isArray(backend)) {
+    const b = backend as Record<string, unknown>;
+    if (b.provider === "client_evidence" && typeof b.name === "string" && typeof b.access_level === "string" && sameKeys(b, CLIENT_EVIDENCE_KEYS)
+      && typeof b.toJSON !== "function") {
+      return `{"provider":"client_evidence","name":${quoted(b.name)},"access_level":${quoted(b.access_level)}}`;
+    }
+  }
+  return JSON.stringify(backend);
+}
+
+/** True when the object's own enumerable string keys are exactly `keys`, in that order (as JSON.stringify lists them). */
+function sameKeys(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    if (key !== keys[i++]) return false;
+  }
+  return i === keys.length;
 }

@@ -58,14 +58,26 @@ it("writes the evaluate response as JSON.stringify writes respond's object", () 
   const queryNames = fc.uniqueArray(name, { minLength: 1, maxLength: 5 });
   fc.assert(
     fc.property(
-      queryNames, fc.option(fc.record({ provider: fc.constant("client_evidence"), name, access_level: fc.constantFrom("L1", "L2") }), { nil: undefined }),
+      queryNames,
+      // A client_evidence backend is written by hand: also those it must leave to JSON.stringify (another key
+      // order, an extra field, another provider, a name that is not a string).
+      fc.option(fc.oneof(
+        { arbitrary: fc.record({ provider: fc.constant("client_evidence"), name, access_level: fc.constantFrom("L1", "L2") }), weight: 4 },
+        fc.record({ name, provider: fc.constant("client_evidence"), access_level: fc.constant("L1") }),
+        fc.record({ provider: fc.constant("client_evidence"), name, access_level: fc.constant("L3"), fingerprint: fc.string() }),
+        fc.record({ provider: fc.constantFrom("vllm", "client_evidence"), name: fc.oneof(name, fc.integer()), access_level: fc.constant("L1") }),
+      ), { nil: undefined }),
       fc.array(fc.string(), { maxLength: 2 }),
-      (names, backend, warnings) => {
+      fc.oneof(
+        { arbitrary: fc.constant({ backend_calls: 0, backend_tokens: 0 }), weight: 4 },
+        fc.constant({ backend_tokens: 0, backend_calls: 0 }),
+        fc.record({ backend_calls: fc.nat(), backend_tokens: fc.nat() }),
+      ),
+      (names, backend, warnings, usage) => {
         // The names as a parsed body lists them (the order Object.keys gives), each answer any JSON value.
         const queries = JSON.parse(`{${names.map((x, i) => `${JSON.stringify(x)}:${i}`).join(",")}}`) as Record<string, number>;
         const ordered = Object.keys(queries);
         const answers = ordered.map((x) => ({ type: "set", name: x, at: queries[x] }));
-        const usage = { backend_calls: 0, backend_tokens: 0 };
         const object = Object.fromEntries(ordered.map((x, i) => [x, answers[i]]));
         const expected = JSON.stringify(backend ? { answers: object, backend, usage, warnings } : { answers: object, usage, warnings });
         expect(evaluateResponseJson(ordered, answers.map((a) => JSON.stringify(a)), backend, usage, warnings)).toBe(expected);
