@@ -108,7 +108,12 @@ export class ProfileStore {
       this.checkpointSeq.set(state, checkpoint.seq);
     } else state = new ProfileState(meta);
     state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
-    for (const event of events) state.applyEvent(event.seq, event.record as ProfileRecord, heldOf(event));
+    for (const event of events) {
+      const record = event.record as ProfileRecord;
+      state.applyEvent(event.seq, record, heldOf(event));
+      // The pools take the batch's rows now, while it is parsed: the first query would parse its JSON again.
+      if (record.t === "examples") feedPools(state, record.examples);
+    }
     this.profiles.set(name, state);
     return state;
   }
