@@ -94,8 +94,7 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
   for (const name of names) {
     const q = request.queries[name]!;
     queries.push(q);
-    // The field's path is spelled only when the profile is missing (or still loading): get names it then.
-    states.push(deps.profiles.find(q.calibration_profile) ?? deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`));
+    states.push(deps.profiles.get(q.calibration_profile, `queries.${name}.calibration_profile`));
     if (q.type === "judge" || q.type === "route") inHand = false;
   }
   for (let i = 0; i < names.length; i++) {
