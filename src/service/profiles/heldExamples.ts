@@ -4,6 +4,7 @@
 // hundreds of milliseconds); a string per batch is one object the collector never looks inside. A few parsed
 // batches are kept (the one just added, and those a sequential scan — a pool, the examples listing — is reading).
 import type { ExampleRecord } from "../../api/index.js";
+import type { ProfileRecord } from "./records.js";
 
 /** Parsed batches kept: enough for a few scans under way at once, each reading batches in order. */
 const PARSED_KEPT = 8;
@@ -34,6 +35,8 @@ export class HeldExamples {
   private readonly parsed = new Map<Batch, readonly ExampleRecord[]>();
   /** The batch the last lookup found: scans ask for the same one, or the next, again and again. */
   private last = 0;
+  /** The batch last parsed or asked for: the last in `parsed`. */
+  private newest: Batch | undefined;
 
   get n(): number {
     return this.base + this.count;
@@ -109,7 +112,7 @@ export class HeldExamples {
   /** Index of the batch holding `position`: the last one found or its successor, else a binary search. */
   private find(position: number): number {
     const { batches } = this;
-    for (const i of [this.last, this.last + 1]) {
+    for (let i = this.last; i <= this.last + 1; i++) {
       const b = batches[i];
       if (b && b.start <= position && position < b.start + b.count) return (this.last = i);
     }
@@ -125,7 +128,10 @@ export class HeldExamples {
 
   private examplesOf(batch: Batch): readonly ExampleRecord[] {
     const hit = this.parsed.get(batch);
+    // A scan asks for the same batch again and again: it is the newest already.
+    if (hit && batch === this.newest) return hit;
     if (hit) {
+      this.newest = batch;
       this.parsed.delete(batch);
       this.parsed.set(batch, hit);
       return hit;
@@ -137,7 +143,14 @@ export class HeldExamples {
   }
 
   private keep(batch: Batch, examples: readonly ExampleRecord[]): void {
+    this.newest = batch;
     this.parsed.set(batch, examples);
     if (this.parsed.size > PARSED_KEPT) this.parsed.delete(this.parsed.keys().next().value!);
   }
+}
+
+/** An examples event's batch as a profile keeps it: the stored JSON of the record, not its parsed documents. */
+export function heldBatchOf(event: { record: unknown; text: string }): HeldBatch | undefined {
+  const record = event.record as ProfileRecord;
+  return record.t === "examples" ? { text: event.text, count: record.examples.length, inRecord: true } : undefined;
 }

@@ -8,21 +8,20 @@
 // it in the background, one at a time (loadQueue.ts), so the service listens at once whatever their size. A
 // request for a profile not read yet has it read next, at once, and waits for it (async routes) or is answered
 // 503 with retry-after (evaluate, which does not wait).
-// The examples before a checkpoint stay in the store until a query needs them (checkpoint.ts says what a
-// checkpoint holds); a checkpoint is written in the background whenever a profile has grown by an eighth
-// since its last one (and by at least `checkpointEvery` examples).
+// The examples before a checkpoint stay in the store until a query needs them (earlierExamples.ts;
+// checkpoint.ts says what a checkpoint holds, checkpointWriter.ts when one is written).
 import type { CreateProfile } from "../../api/index.js";
 import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
-import { poolCount } from "../engine/pools.js";
-import { countSnapshots } from "../engine/snapshots.js";
-import { decodeCheckpoint, encodeCheckpoint } from "./checkpoint.js";
+import { decodeCheckpoint } from "./checkpoint.js";
+import { CheckpointWriter } from "./checkpointWriter.js";
+import { EarlierExamples } from "./earlierExamples.js";
 import { feedPools } from "./eagerPools.js";
 import { LoadQueue } from "./loadQueue.js";
 import { startRebuilds } from "../engine/rebuilds.js";
-import type { HeldBatch } from "./heldExamples.js";
+import { heldBatchOf, type HeldBatch } from "./heldExamples.js";
 import { ProfileState } from "./profileState.js";
 import type { ProfileMeta, ProfileRecord } from "./records.js";
 
@@ -30,8 +29,6 @@ export interface ProfileStoreOptions {
   /** Fewest new examples that make a new checkpoint worth writing. Default 10,000. */
   checkpointEvery?: number | undefined;
 }
-
-const CHECKPOINT_EVERY = 10_000;
 
 export class ProfileStore {
   private readonly profiles = new Map<string, ProfileState>();
@@ -42,28 +39,12 @@ export class ProfileStore {
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
-  /**
-   * Examples and kept kinds (pools and calibrations, `kinds`) in each profile's last checkpoint (read or written
-   * by this instance), and writes under way.
-   */
-  private readonly checkpointed = new WeakMap<ProfileState, { n: number; pools: number }>();
-  private readonly checkpointTimer: NodeJS.Timeout;
-  private readonly writing = new Set<Promise<unknown>>();
-  /** Profiles whose checkpoint is being encoded or written: one at a time each (one is tens of megabytes). */
-  private readonly encoding = new WeakSet<ProfileState>();
-  private readonly reading = new WeakMap<ProfileState, Promise<void>>();
-  /** The event a checkpoint read at start was taken after: the examples before it are in events up to it. */
-  private readonly checkpointSeq = new WeakMap<ProfileState, number>();
-  private readonly checkpointEvery: number;
-  private readonly soon = new WeakSet<ProfileState>();
+  private readonly checkpoints: CheckpointWriter;
+  private readonly earlier: EarlierExamples;
 
   private constructor(private readonly store: Store, private readonly log: (line: string) => void, options: ProfileStoreOptions) {
-    this.checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY;
-    // Pools first asked for after the last checkpoint (a query type, option names) join the next one soon.
-    this.checkpointTimer = setInterval(() => {
-      for (const state of this.profiles.values()) this.maybeCheckpoint(state);
-    }, 2_000);
-    this.checkpointTimer.unref();
+    this.checkpoints = new CheckpointWriter(store, log, () => this.profiles.values(), options.checkpointEvery);
+    this.earlier = new EarlierExamples(store, log);
   }
 
   static async open(store: Store, log: (line: string) => void, options: ProfileStoreOptions = {}): Promise<ProfileStore> {
@@ -104,13 +85,12 @@ export class ProfileStore {
     let state: ProfileState;
     if (checkpoint) {
       state = decodeCheckpoint(meta, checkpoint.data);
-      this.checkpointed.set(state, { n: checkpoint.n, pools: kinds(state) });
-      this.checkpointSeq.set(state, checkpoint.seq);
+      this.checkpoints.readFrom(state, checkpoint.n);
+      this.earlier.readFrom(state, checkpoint.seq);
     } else state = new ProfileState(meta);
-    state.onExamplesNeeded = (s) => void this.readExamples(s).catch(() => undefined);
     for (const event of events) {
       const record = event.record as ProfileRecord;
-      state.applyEvent(event.seq, record, heldOf(event));
+      state.applyEvent(event.seq, record, heldBatchOf(event));
       // The pools take the batch's rows now, while it is parsed: the first query would parse its JSON again.
       if (record.t === "examples") feedPools(state, record.examples);
     }
@@ -123,73 +103,8 @@ export class ProfileStore {
    * background, by the first query or route that needs them.
    */
   async examplesOf(state: ProfileState): Promise<ProfileState> {
-    if (!state.examplesHeld) await this.readExamples(state);
+    await this.earlier.read(state);
     return state;
-  }
-
-  private readExamples(state: ProfileState): Promise<void> {
-    if (state.examplesHeld) return Promise.resolve();
-    let reading = this.reading.get(state);
-    if (!reading) {
-      const upTo = this.checkpointSeq.get(state)!;
-      reading = (async () => {
-        const before: HeldBatch[] = [];
-        // A few events at a time: the service keeps answering while a large profile is read.
-        for (let after = 0; ;) {
-          const events = await this.store.profiles.events(state.name, after, 64, upTo);
-          if (events.length === 0) break;
-          for (const event of events) {
-            const held = heldOf(event);
-            if (held) before.push(held);
-          }
-          after = events.at(-1)!.seq;
-        }
-        state.prependExamples(before);
-      })();
-      reading.catch((err: unknown) => {
-        this.reading.delete(state);
-        this.log(`could not read the examples of profile ${state.name} from the store: ${err instanceof Error ? err.message : String(err)}`);
-      });
-      this.reading.set(state, reading);
-    }
-    return reading;
-  }
-
-  /**
-   * Writes a checkpoint of the profile in the background once it has grown enough since the last one, or
-   * (`final`: at a clean stop) changed at all; a profile of fewer than `checkpointEvery` examples needs none.
-   */
-  private maybeCheckpoint(state: ProfileState, final = false): void {
-    const last = this.checkpointed.get(state) ?? { n: 0, pools: 0 };
-    const pools = kinds(state);
-    if (this.closed && !final) return;
-    if (state.n < this.checkpointEvery || (state.n === last.n && pools <= last.pools)) return;
-    const grown = state.n - last.n >= Math.max(this.checkpointEvery, last.n / 8);
-    if (!grown && !final && pools <= last.pools) return;
-    if (this.encoding.has(state)) return; // the one under way is written first; the timer asks again after it
-    this.checkpointed.set(state, { n: state.n, pools });
-    this.encoding.add(state);
-    const write = (async () => {
-      let checkpoint: Awaited<ReturnType<typeof encodeCheckpoint>>;
-      try {
-        checkpoint = await encodeCheckpoint(state);
-      } catch (err) {
-        // Pools not advanceable without the examples before an older checkpoint: a later batch tries again.
-        // A checkpoint is never worth failing a write that is already committed, nor the process.
-        this.checkpointed.set(state, last);
-        if (!(err instanceof ServiceError)) this.log(`could not make a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
-        return;
-      }
-      await this.store.profiles.saveCheckpoint(state.name, checkpoint.seq, checkpoint.n, checkpoint.data);
-    })().catch((err: unknown) => {
-      this.checkpointed.set(state, last);
-      this.log(`could not write a checkpoint of profile ${state.name}: ${err instanceof Error ? err.message : String(err)}`);
-    });
-    this.writing.add(write);
-    void write.finally(() => {
-      this.writing.delete(write);
-      this.encoding.delete(state);
-    });
   }
 
   /**
@@ -197,13 +112,7 @@ export class ProfileStore {
    * ingestion, or of a new kind) is written soon, so that a start, even after a crash, need not build it again.
    */
   queried(state: ProfileState): void {
-    const last = this.checkpointed.get(state);
-    if (state.n < this.checkpointEvery || (last && kinds(state) <= last.pools) || this.soon.has(state)) return;
-    this.soon.add(state);
-    setImmediate(() => {
-      this.soon.delete(state);
-      this.maybeCheckpoint(state);
-    });
+    this.checkpoints.queried(state);
   }
 
   /**
@@ -220,7 +129,7 @@ export class ProfileStore {
         return stored ? this.load(name, stored.meta as ProfileMeta) : undefined;
       }
       if (seq !== undefined && state.seq >= seq) return state;
-      for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord, heldOf(event));
+      for (const event of await this.store.profiles.events(name, state.seq)) this.applyNew(state, event.seq, event.record as ProfileRecord, heldBatchOf(event));
       return state;
     });
   }
@@ -232,7 +141,7 @@ export class ProfileStore {
     if (record.t !== "examples") return;
     feedPools(state, record.examples);
     startRebuilds(state); // Venn–Abers and RAPS of the new size, in the background (engine/rebuilds.ts)
-    this.maybeCheckpoint(state);
+    this.checkpoints.maybe(state);
   }
 
   private noticed(what: string): void {
@@ -317,7 +226,7 @@ export class ProfileStore {
     return this.mutex.run(name, async () => {
       if (this.closed) throw new Error("the profile store is closed");
       const { seq, value } = await this.store.profiles.append(name, state.seq, async (missed) => {
-        for (const event of missed) state.applyEvent(event.seq, event.record as ProfileRecord, heldOf(event));
+        for (const event of missed) state.applyEvent(event.seq, event.record as ProfileRecord, heldBatchOf(event));
         const prepared = await prepare(state);
         const record = prepared.record;
         // The JSON is made once: the store writes it, and the profile keeps it as its batch of examples.
@@ -325,30 +234,18 @@ export class ProfileStore {
         return { event, value: { prepared, text: event?.text } };
       });
       const { prepared, text } = value;
-      if (seq !== undefined && prepared.record) this.applyNew(state, seq, prepared.record, text === undefined ? undefined : heldOf({ record: prepared.record, text }));
+      if (seq !== undefined && prepared.record) this.applyNew(state, seq, prepared.record, text === undefined ? undefined : heldBatchOf({ record: prepared.record, text }));
       return prepared.result(state);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.checkpointTimer);
+    this.checkpoints.stop();
     await this.mutex.drain();
-    // Those under way first: the final ones cover what changed after them.
-    await Promise.all([...this.writing]);
-    for (const state of this.profiles.values()) this.maybeCheckpoint(state, true);
-    await Promise.all([...this.writing]);
+    await this.checkpoints.finish(this.profiles.values());
   }
 }
-
-/** An examples event's batch as the profile keeps it: the stored JSON of the record, not its parsed documents. */
-function heldOf(event: { record: unknown; text: string }): HeldBatch | undefined {
-  const record = event.record as ProfileRecord;
-  return record.t === "examples" ? { text: event.text, count: record.examples.length, inRecord: true } : undefined;
-}
-
-/** Pools and calibrations the profile holds: a checkpoint is due when queries made a new one. */
-const kinds = (state: ProfileState): number => poolCount(state) + countSnapshots(state);
 
 function sameDefinition(a: ProfileMeta, b: ProfileMeta): boolean {
   const strip = ({ created_at: _c, ...rest }: ProfileMeta) => canonicalJson(rest);
