@@ -22,13 +22,16 @@ export interface Started {
 async function started(child: ChildProcess, t0: number): Promise<Started> {
   let tail = "";
   child.stderr?.on("data", (c: Buffer) => (tail = (tail + c.toString()).slice(-8192)));
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once("line", ok);
+  // The first line is `listening URL`, unless node's own tracing (--trace-gc) writes to stdout before it.
+  const url = await new Promise<string>((ok, fail) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
+      const m = /^listening (\S+)$/.exec(line);
+      if (m) ok(m[1]!);
+    });
     child.once("exit", (code) => fail(new Error(`the process exited with ${code} before listening: ${tail}`)));
   });
-  const m = /^listening (\S+)$/.exec(line);
-  if (!m) throw new Error(`unexpected first line: ${line}`);
-  return { child, url: m[1]!, listenMs: performance.now() - t0, stderrTail: () => tail };
+  return { child, url, listenMs: performance.now() - t0, stderrTail: () => tail };
 }
 
 /**
@@ -63,10 +66,13 @@ export function build(): void {
   if (!existsSync(join(REPO, "dist/cli/main.js"))) throw new Error("the build wrote no dist/cli/main.js; run with BENCH_FROM_SOURCE=1 to measure the source through tsx");
 }
 
-/** `calibkit serve` (compiled, or from source through tsx) on the SQLite store in `data`, or on `store` (a postgres:// URL). */
-export function startServe(data: string, configFile: string, store: string | undefined, fromSource: boolean): Promise<Started> {
+/**
+ * `calibkit serve` (compiled, or from source through tsx) on the SQLite store in `data`, or on `store` (a
+ * postgres:// URL); `nodeArgs` go to node before the script (`--trace-gc`: its lines are on the child's stdout).
+ */
+export function startServe(data: string, configFile: string, store: string | undefined, fromSource: boolean, nodeArgs: readonly string[] = []): Promise<Started> {
   const t0 = performance.now();
-  const args = ["bin/calibkit.js", "serve", "--port", "0", "--data", data, "--config", configFile, ...(store ? ["--store", store] : [])];
+  const args = [...nodeArgs, "bin/calibkit.js", "serve", "--port", "0", "--data", data, "--config", configFile, ...(store ? ["--store", store] : [])];
   const env = { ...process.env };
   if (fromSource) env.CALIBKIT_FROM_SOURCE = "1";
   else delete env.CALIBKIT_FROM_SOURCE;

@@ -6,7 +6,6 @@
 // same run: the echo server at the same rate.
 // Run: npx tsx bench/ingestingProcess.ts   (writes bench/results/ingestingProcess.md)
 //   BENCH_N=1000000  BENCH_ENGINES=sqlite,postgres  BENCH_FROM_SOURCE=1 (through tsx instead of dist/)
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startPostgres, type PostgresServer } from "../test/store/postgresServer.js";
 import { runLoad, type LoadResult } from "./_load.js";
-import { build, startEcho, stop } from "./_processes.js";
+import { build, startEcho, startServe, stop, type Started } from "./_processes.js";
 import { BACKEND, continuousIngest, evaluateBodyFor, ingest, post, type IngestResult } from "./_workload.js";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
@@ -26,26 +25,17 @@ const WARMUP_MS = 1500;
 const MEASURE_MS = 10_000;
 
 interface Pause { at: number; ms: number; kind: string }
-interface Serve { child: ChildProcess; url: string; pauses: Pause[] }
 
 /** `calibkit serve` with --trace-gc: its pauses are read from stdout as they are printed. */
-function startServe(data: string, config: string, store: string | undefined): Promise<Serve> {
-  const args = ["--trace-gc", "bin/calibkit.js", "serve", "--port", "0", "--data", data, "--config", config, ...(store ? ["--store", store] : [])];
-  const env = { ...process.env };
-  if (FROM_SOURCE) env.CALIBKIT_FROM_SOURCE = "1";
-  else delete env.CALIBKIT_FROM_SOURCE;
-  const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ["ignore", "pipe", "inherit"] });
+async function startTraced(data: string, config: string, store: string | undefined): Promise<Started & { pauses: Pause[] }> {
+  const serve = await startServe(data, config, store, FROM_SOURCE, ["--trace-gc"]);
   const pauses: Pause[] = [];
-  return new Promise((ok, fail) => {
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const listening = /^listening (\S+)$/.exec(line);
-      if (listening) ok({ child, url: listening[1]!, pauses });
-      // [pid:0x…]   1234 ms: Scavenge 12.3 (14.5) -> 11.2 (15.0) MB, 1.23 / 0.00 ms  …
-      const gc = /\]\s+([\d.]+) ms: (\S+)[^,]*, ([\d.]+) \/ [\d.]+ ms/.exec(line);
-      if (gc) pauses.push({ at: Number(gc[1]), kind: gc[2]!, ms: Number(gc[3]) });
-    });
-    child.once("exit", (code) => fail(new Error(`calibkit serve exited with ${code} before listening`)));
+  createInterface({ input: serve.child.stdout! }).on("line", (line) => {
+    // [pid:0x…]   1234 ms: Scavenge 12.3 (14.5) -> 11.2 (15.0) MB, 1.23 / 0.00 ms  …
+    const gc = /\]\s+([\d.]+) ms: (\S+)[^,]*, ([\d.]+) \/ [\d.]+ ms/.exec(line);
+    if (gc) pauses.push({ at: Number(gc[1]), kind: gc[2]!, ms: Number(gc[3]) });
   });
+  return { ...serve, pauses };
 }
 
 interface Result {
@@ -58,7 +48,7 @@ async function runEngine(engine: string, pg: () => PostgresServer): Promise<Resu
   const config = join(dir, "config.json");
   await writeFile(config, JSON.stringify({ rate_limit: { requests_per_second: 0, burst: 1 } }));
   const store = engine === "postgres" ? await pg().database("ingesting") : undefined;
-  const serve = await startServe(join(dir, "data"), config, store);
+  const serve = await startTraced(join(dir, "data"), config, store);
   try {
     const api = `${serve.url}/api/v1`;
     const created = await post(`${api}/calibration-profiles`, JSON.stringify({ name: "p", backend: BACKEND, alpha: 0.1, method: "LAC" }));
