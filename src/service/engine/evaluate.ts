@@ -73,8 +73,10 @@ async function backendEvidence(request: EvaluateRequest, query: Query, stages: S
   return spec.levels ? { level_probabilities: map } : { option_probabilities: map };
 }
 
-/** The response, at once when every query is answered from evidence in hand; a promise when a backend is called. */
-/** `body` is the request body as JSON.parse returned it. */
+/**
+ * The response, at once when every query is answered from evidence in hand; a promise when a backend is called.
+ * `body` is the request body as JSON.parse returned it.
+ */
 export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | Promise<ServiceResponse> {
   const request = parseEvaluateRequest(body, PARSED_JSON);
   const usage: Usage = { backend_calls: 0, backend_tokens: 0 };

@@ -9,21 +9,18 @@ import type { ProfileRecord } from "./records.js";
 /** Parsed batches kept: enough for a few scans under way at once, each reading batches in order. */
 const PARSED_KEPT = 8;
 
-interface Batch {
-  /** Position of the batch's first example in the profile. */
-  start: number;
-  count: number;
-  /** JSON of the examples array, or (`inRecord`) of the stored event record holding it under `examples`. */
-  text: string;
-  inRecord: boolean;
-}
-
 /** One batch as the store holds it: the JSON it was given (or read back), and its examples' count. */
 export interface HeldBatch {
+  /** JSON of the examples array, or (`inRecord`) of the stored event record holding it under `examples`. */
   text: string;
   count: number;
   /** The text is the whole event record (`{"t":"examples",…,"examples":[…],…}`), not only its examples. */
   inRecord: boolean;
+}
+
+interface Batch extends HeldBatch {
+  /** Position of the batch's first example in the profile. */
+  start: number;
 }
 
 export class HeldExamples {
