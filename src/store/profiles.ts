@@ -123,6 +123,8 @@ export class ProfileTable {
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     return this.db.transaction(async (tx) => {
       await tx.run(`CREATE TEMPORARY TABLE checkpoint_pieces (at bigint PRIMARY KEY, piece bytea NOT NULL) ON COMMIT DROP`);
+      // Uncompressed, as the checkpoint itself (schema.ts, columnStorage): pglz would try each piece in vain.
+      await tx.run(`ALTER TABLE checkpoint_pieces ALTER COLUMN piece SET STORAGE EXTERNAL`);
       for (let at = 0; at < bytes.length; at += CHECKPOINT_PIECE) {
         await tx.run(`INSERT INTO checkpoint_pieces (at, piece) VALUES ($1, $2)`, [at, bytes.subarray(at, at + CHECKPOINT_PIECE)]);
       }

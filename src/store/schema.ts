@@ -1,9 +1,10 @@
 // The tables of both services, in the SQL both engines share (TEXT JSON documents, BIGINT counters).
 // `calibkit_schema` holds the version; a database of a newer version is refused, an older one migrated.
-import type { SqlEngine } from "./sql.js";
+import type { Sql, SqlEngine } from "./sql.js";
 
 // 2: profile_checkpoints (a profile's state in memory, written now and then, so a start reads no history).
-export const SCHEMA_VERSION = 2;
+// 3: PostgreSQL stores checkpoints uncompressed and events with lz4 (columnStorage below).
+export const SCHEMA_VERSION = 3;
 
 const TABLES: (string | ((engine: SqlEngine) => string))[] = [
   // A profile as created, and `head`: the sequence number of its last event (the row every writer locks).
@@ -24,6 +25,20 @@ const TABLES: (string | ((engine: SqlEngine) => string))[] = [
   `CREATE INDEX IF NOT EXISTS human_queue_by_profile ON human_queue (profile, created_at)`,
 ];
 
+/**
+ * PostgreSQL's column storage, set again at every migration (idempotent). A checkpoint is mostly float64 columns
+ * that pglz cannot shrink, yet it tried over three quarters of each one before storing it as it was: 0.5 s of
+ * server CPU per 34 MB checkpoint, 0.16 s without. Event documents (JSON) compress about 2.5× with either
+ * method; lz4 compresses them 3× faster than pglz and reads them back 1.5× faster (27 MB: 600 → 196 ms and
+ * 87 → 57 ms). A server built without lz4 keeps pglz. Rows written before keep their compression.
+ */
+async function columnStorage(engine: SqlEngine, tx: Sql): Promise<void> {
+  if (engine.kind !== "postgres") return;
+  await tx.run(`ALTER TABLE profile_checkpoints ALTER COLUMN data SET STORAGE EXTERNAL`);
+  const [lz4] = await tx.all<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
+  if (lz4?.ok) await tx.run(`ALTER TABLE profile_events ALTER COLUMN record SET COMPRESSION lz4`);
+}
+
 export async function migrate(engine: SqlEngine): Promise<void> {
   // A store already at this version (every start but the first) needs no write: a read says so, and the
   // start does not wait for a write transaction (SQLite's write thread, PostgreSQL's advisory lock).
@@ -38,8 +53,10 @@ export async function migrate(engine: SqlEngine): Promise<void> {
       throw new Error(`The store at ${engine.location} has schema version ${row.version}, newer than this calibkit's ${SCHEMA_VERSION}; upgrade calibkit`);
     }
     // Every version's tables are created if missing: an older store gains what it lacks (1 → 2: the
-    // checkpoints table, empty, filled by the service as its profiles grow), then its version is raised.
+    // checkpoints table, empty, filled by the service as its profiles grow; 2 → 3: column storage), then its
+    // version is raised.
     for (const statement of TABLES) await tx.run(typeof statement === "string" ? statement : statement(engine));
+    await columnStorage(engine, tx);
     if (!row) await tx.run(`INSERT INTO calibkit_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [SCHEMA_VERSION]);
     else if (Number(row.version) < SCHEMA_VERSION) await tx.run(`UPDATE calibkit_schema SET version = $1 WHERE id = 1`, [SCHEMA_VERSION]);
   });

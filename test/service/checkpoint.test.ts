@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type RunningService } from "../../src/service/index.js";
 import { openStore, SQLITE_FILE } from "../../src/store/index.js";
+import { SCHEMA_VERSION } from "../../src/store/schema.js";
 import { startPostgres, type PostgresServer } from "../store/postgresServer.js";
 import { CLIENT_BACKEND, lcg, setExample, tempDir } from "./helpers.js";
 
@@ -123,7 +124,32 @@ it("migrates a store of schema version 1: the checkpoints table is added, the pr
   await call(service, "POST", "/calibration-profiles/cp/examples", { examples: Array.from({ length: 100 }, (_, i) => setExample(rand, 50 + i)) });
   await service.close();
   const check = new Database(join(dataDir, SQLITE_FILE));
-  expect(check.prepare(`SELECT version FROM calibkit_schema`).get()).toEqual({ version: 2 });
+  expect(check.prepare(`SELECT version FROM calibkit_schema`).get()).toEqual({ version: SCHEMA_VERSION });
   expect(check.prepare(`SELECT n FROM profile_checkpoints WHERE profile = 'cp'`).get()).toEqual({ n: 150 });
   check.close();
+}, 60_000);
+
+it("migrates a PostgreSQL store of schema version 2: checkpoints stored uncompressed, events compressed with lz4", async () => {
+  const store = await postgres.database(`storage_${Date.now()}`);
+  const client = new pg.Client({ connectionString: store });
+  await client.connect();
+  const storage = async () => (await client.query(
+    `SELECT attname, attstorage, attcompression FROM pg_attribute WHERE (attrelid, attname) IN (('profile_checkpoints'::regclass, 'data'), ('profile_events'::regclass, 'record')) ORDER BY attname`)).rows;
+  try {
+    let opened = await openStore({ url: store, dataDir: await tempDir() });
+    await opened.close();
+    // lz4 where the server has it (PostgreSQL 14+ built with it, as Debian's are); pglz ('' = the default) otherwise.
+    const [{ lz4 }] = (await client.query(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)).rows;
+    const migrated = [{ attname: "data", attstorage: "e", attcompression: "" }, { attname: "record", attstorage: "x", attcompression: lz4 ? "l" : "" }];
+    expect(await storage()).toEqual(migrated);
+    // What version 2 made: the default storage of both; a start raises the version and sets them.
+    await client.query(`ALTER TABLE profile_checkpoints ALTER COLUMN data SET STORAGE EXTENDED; ALTER TABLE profile_events ALTER COLUMN record SET COMPRESSION DEFAULT; UPDATE calibkit_schema SET version = 2`);
+    expect((await storage()).map((c) => c.attstorage + c.attcompression)).toEqual(["x", "x"]);
+    opened = await openStore({ url: store, dataDir: await tempDir() });
+    await opened.close();
+    expect(await storage()).toEqual(migrated);
+    expect((await client.query(`SELECT version FROM calibkit_schema`)).rows).toEqual([{ version: SCHEMA_VERSION }]);
+  } finally {
+    await client.end();
+  }
 }, 60_000);
