@@ -12,10 +12,23 @@ export interface StoredProfile {
 }
 
 export interface ProfileEvent {
-  seq: number;
-  record: unknown;
+  readonly seq: number;
+  /** The record, parsed from `text` when first read. */
+  readonly record: unknown;
   /** The record's JSON as stored (a caller may keep it rather than the parsed record: one string, not a tree). */
-  text: string;
+  readonly text: string;
+}
+
+/**
+ * An event read from the store, parsed when first asked: a caller that applies many one at a time, dropping
+ * each, holds one parsed document at a time rather than all of them (tens of megabytes after a crash).
+ */
+class StoredEvent implements ProfileEvent {
+  private parsed: unknown;
+  constructor(readonly seq: number, readonly text: string) {}
+  get record(): unknown {
+    return (this.parsed ??= JSON.parse(this.text));
+  }
 }
 
 /** What a writer appends: one record, and the idempotency key it answers (unique per profile in the store). */
@@ -67,7 +80,7 @@ export class ProfileTable {
   async events(name: string, afterSeq: number, limit = 1_000_000_000, upToSeq = Number.MAX_SAFE_INTEGER): Promise<ProfileEvent[]> {
     const rows = await this.db.all<{ seq: number; record: string }>(
       `SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 AND seq <= $4 ORDER BY seq LIMIT $3`, [name, afterSeq, limit, upToSeq]);
-    return rows.map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record), text: r.record }));
+    return rows.map((r) => new StoredEvent(Number(r.seq), r.record));
   }
 
   /** The event the profile's latest checkpoint was taken after (one small row), or undefined when it has none. */
@@ -158,7 +171,7 @@ export class ProfileTable {
       const head = Number(row.head);
       const missed = head > knownHead
         ? (await tx.all<{ seq: number; record: string }>(`SELECT seq, record FROM profile_events WHERE profile = $1 AND seq > $2 ORDER BY seq`, [name, knownHead]))
-            .map((r) => ({ seq: Number(r.seq), record: JSON.parse(r.record) as unknown, text: r.record }))
+            .map((r) => new StoredEvent(Number(r.seq), r.record))
         : [];
       const { event, value } = await build(missed);
       if (!event) return { seq: undefined, value };

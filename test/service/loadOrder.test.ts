@@ -1,8 +1,10 @@
 // A start reads the listed profiles one at a time in the background; a request for one still waiting in that
 // queue has it read at once, ahead of those listed before it (a user asks for the profile they need, and should
 // not wait for others). Asserted by order — which profiles are in memory when the one asked for is — on SQLite
-// and a real PostgreSQL, with two large profiles listed before the one asked for.
+// and a real PostgreSQL, with two large profiles listed before the one asked for. The queue itself (its grace at
+// start, and waiting while requests wait for a calibration build) is tested on its own at the end.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoadQueue } from "../../src/service/profiles/loadQueue.js";
 import { ProfileStore } from "../../src/service/profiles/profileStore.js";
 import { startService } from "../../src/service/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
@@ -81,5 +83,59 @@ describe.each(["sqlite", "postgres"] as const)("the profiles read at a start on 
       await profiles.close();
       await store.close();
     }
+  });
+
+  it("leaves the store to requests for a short grace at start, then reads every profile in the background", async () => {
+    const { store, profiles } = await opened();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(["a1", "a2", "b"].map((name) => profiles.find(name))).toEqual([undefined, undefined, undefined]);
+      // Nobody asks: the background reads begin once the grace is over, and read them all.
+      await waitFor(() => ["a1", "a2", "b"].every((name) => profiles.find(name) !== undefined));
+      expect(profiles.find("a2")?.n).toBe(6000);
+    } finally {
+      await profiles.close();
+      await store.close();
+    }
+  });
+});
+
+describe("the background read queue", () => {
+  const turns = async (k = 5) => {
+    for (let i = 0; i < k; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it("starts nothing before it is released, nor while requests wait for other work; a hurried read goes at once", async () => {
+    let held: { promise: Promise<void>; resolve: () => void } | undefined;
+    const hold = () => held?.promise;
+    const queue = new LoadQueue<string>(hold);
+    const started: string[] = [];
+    const ends = new Map<string, () => void>();
+    const read = (name: string) => () => new Promise<string>((resolve) => {
+      started.push(name);
+      ends.set(name, () => resolve(name));
+    });
+    const done = ["x", "y", "z"].map((name) => queue.enqueue(name, read(name)));
+    await turns();
+    expect(started).toEqual([]);
+    let resolve!: () => void;
+    held = { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() };
+    queue.release();
+    await turns();
+    expect(started).toEqual([]); // a request waits for a build: the background waits with it
+    queue.hurry("z");
+    expect(started).toEqual(["z"]);
+    ends.get("z")!();
+    await turns();
+    expect(started).toEqual(["z"]);
+    held.resolve();
+    held = undefined;
+    await turns();
+    expect(started).toEqual(["z", "x"]);
+    ends.get("x")!();
+    await turns();
+    expect(started).toEqual(["z", "x", "y"]);
+    ends.get("y")!();
+    expect(await Promise.all(done)).toEqual(["x", "y", "z"]);
   });
 });

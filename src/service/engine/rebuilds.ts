@@ -134,7 +134,13 @@ export function rebuilt<T>(profile: ProfileState, key: string, n: number, start:
       finishNow(profile, build);
     } else {
       inBackground(profile, build);
-      throw new CalibrationPending(new Promise((resolve) => (build.waiters ??= []).push(resolve)));
+      throw new CalibrationPending(new Promise((resolve) => {
+        if (!build.waiters) {
+          build.waiters = [];
+          awaitedBuilds++;
+        }
+        build.waiters.push(resolve);
+      }));
     }
   }
   const next = nextPrefix(n);
@@ -185,6 +191,23 @@ export function startRebuilds(profile: ProfileState): void {
   });
 }
 
+/** Builds that requests wait for (no earlier one could answer them), in every profile of the process. */
+let awaitedBuilds = 0;
+let quiet: { promise: Promise<void>; resolve: () => void } | undefined;
+
+/**
+ * Resolves once no request waits for a build, or undefined when none does: work nobody asked for yet (reading
+ * the other profiles at a start) waits for it, rather than slowing the build that requests wait behind.
+ */
+export function untilNoBuildAwaited(): Promise<void> | undefined {
+  if (awaitedBuilds === 0) return undefined;
+  if (!quiet) {
+    let resolve!: () => void;
+    quiet = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+  }
+  return quiet.promise;
+}
+
 /** Its end: waiting requests go on; caches that held an earlier build for this version are renewed. */
 function settle(profile: ProfileState, build: Build<unknown>): void {
   if (build.renews && build.value !== undefined) {
@@ -194,6 +217,10 @@ function settle(profile: ProfileState, build: Build<unknown>): void {
   const waiters = build.waiters;
   build.waiters = undefined;
   for (const go of waiters ?? []) go();
+  if (waiters && --awaitedBuilds === 0) {
+    quiet?.resolve();
+    quiet = undefined;
+  }
 }
 
 /** Runs the rest of a build on the caller's turn (a request that may build it). Throws its error. */

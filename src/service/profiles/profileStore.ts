@@ -20,10 +20,17 @@ import { CheckpointWriter } from "./checkpointWriter.js";
 import { EarlierExamples } from "./earlierExamples.js";
 import { feedPools } from "./eagerPools.js";
 import { LoadQueue } from "./loadQueue.js";
-import { startRebuilds } from "../engine/rebuilds.js";
+import { startRebuilds, untilNoBuildAwaited } from "../engine/rebuilds.js";
 import { heldBatchOf, type HeldBatch } from "./heldExamples.js";
 import { ProfileState } from "./profileState.js";
 import type { ProfileMeta, ProfileRecord } from "./records.js";
+
+/**
+ * How long a start leaves the store to the profiles that requests ask for before it reads the others: a service
+ * restarted behind a load balancer is asked at once, and a profile of a million examples read beside another
+ * one took 0.2 s longer.
+ */
+const LOAD_GRACE_MS = 250;
 
 export interface ProfileStoreOptions {
   /** Fewest new examples that make a new checkpoint worth writing. Default 10,000. */
@@ -35,7 +42,7 @@ export class ProfileStore {
   /** Profiles listed at start and not read yet (queued, or being read). */
   private readonly loading = new Map<string, Promise<ProfileState>>();
   /** The order they are read in: a request for one still queued has it read at once. */
-  private readonly queue = new LoadQueue<ProfileState>();
+  private readonly queue = new LoadQueue<ProfileState>(untilNoBuildAwaited);
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
@@ -52,7 +59,7 @@ export class ProfileStore {
     const listed = await store.profiles.list();
     const loads = listed.map((stored) => profiles.enqueue(stored.name, stored.meta as ProfileMeta).catch(() => undefined));
     profiles.loadedAll = Promise.all(loads).then(() => undefined);
-    profiles.queue.next();
+    setTimeout(() => profiles.queue.release(), LOAD_GRACE_MS).unref();
     await store.onChange((what) => profiles.noticed(what));
     return profiles;
   }
@@ -68,8 +75,9 @@ export class ProfileStore {
     return loaded;
   }
 
-  /** Resolves once every profile listed at start has been read. */
+  /** Resolves once every profile listed at start has been read (which starts reading them now). */
   ready(): Promise<void> {
+    this.queue.release();
     return this.loadedAll;
   }
 
@@ -88,7 +96,9 @@ export class ProfileStore {
       this.checkpoints.readFrom(state, checkpoint.n);
       this.earlier.readFrom(state, checkpoint.seq);
     } else state = new ProfileState(meta);
-    for (const event of events) {
+    // One event at a time leaves the store's list (its record is parsed when first read), so that each parsed
+    // batch dies young: parsed all at once, 145,000 examples took 0.3 s, a third of it in garbage collection.
+    for (let event = events.shift(); event; event = events.shift()) {
       const record = event.record as ProfileRecord;
       state.applyEvent(event.seq, record, heldBatchOf(event));
       // The pools take the batch's rows now, while it is parsed: the first query would parse its JSON again.
