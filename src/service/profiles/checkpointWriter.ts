@@ -1,6 +1,7 @@
-// When a profile's checkpoint is written: in the background, once the profile has grown by an eighth since its
-// last one (and by at least `every` examples), soon after queries made a pool or calibration the last one lacks,
-// and at a clean stop. One write at a time per profile: one is tens of megabytes.
+// When a profile's checkpoint is written: in the background, once the profile has grown by a rebuild step since
+// its last one (n/16 to n/8: 65,536 examples at a million; and by at least `every` examples), soon after queries
+// made a pool or calibration the last one lacks, and at a clean stop. One write at a time per profile: one is
+// tens of megabytes.
 import type { Store } from "../../store/index.js";
 import { ServiceError } from "../errors.js";
 import { poolCount } from "../engine/pools.js";
@@ -10,6 +11,9 @@ import type { ProfileState } from "./profileState.js";
 
 /** Fewest new examples that make a new checkpoint worth writing, unless told otherwise. */
 const CHECKPOINT_EVERY = 10_000;
+
+/** 2^(⌊log₂ n⌋ − 3), between n/16 and n/8: the step of the prefixes rebuilt calibrations use (engine/rebuilds.ts). */
+const stepAt = (n: number): number => (n > 0 ? 2 ** (Math.floor(Math.log2(n)) - 3) : 0);
 
 /** Pools and calibrations the profile holds: a checkpoint is due when queries made a new one. */
 const kinds = (state: ProfileState): number => poolCount(state) + countSnapshots(state);
@@ -48,7 +52,8 @@ export class CheckpointWriter {
     const pools = kinds(state);
     if (this.stopped && !final) return;
     if (state.n < this.every || (state.n === last.n && pools <= last.pools)) return;
-    const grown = state.n - last.n >= Math.max(this.every, last.n / 8);
+    // A start after a crash reads the events since the last checkpoint: at most a step's (plus the write under way).
+    const grown = state.n - last.n >= Math.max(this.every, stepAt(last.n));
     if (!grown && !final && pools <= last.pools) return;
     if (this.encoding.has(state)) return; // the one under way is written first; the timer asks again after it
     this.checkpointed.set(state, { n: state.n, pools });
