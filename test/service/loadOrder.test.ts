@@ -101,41 +101,53 @@ describe.each(["sqlite", "postgres"] as const)("the profiles read at a start on 
 });
 
 describe("the background read queue", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const turns = async (k = 5) => {
     for (let i = 0; i < k; i++) await new Promise((r) => setImmediate(r));
   };
 
-  it("starts nothing before it is released, nor while requests wait for other work; a hurried read goes at once", async () => {
+  it("waits a grace at start and after each read a request asked for, and while requests wait for other work", async () => {
     let held: { promise: Promise<void>; resolve: () => void } | undefined;
-    const hold = () => held?.promise;
-    const queue = new LoadQueue<string>(hold);
+    const queue = new LoadQueue<string>(40, () => held?.promise);
     const started: string[] = [];
     const ends = new Map<string, () => void>();
     const read = (name: string) => () => new Promise<string>((resolve) => {
       started.push(name);
       ends.set(name, () => resolve(name));
     });
-    const done = ["x", "y", "z"].map((name) => queue.enqueue(name, read(name)));
-    await turns();
-    expect(started).toEqual([]);
+    const done = ["w", "x", "y", "z"].map((name) => queue.enqueue(name, read(name)));
     let resolve!: () => void;
     held = { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() };
-    queue.release();
+    queue.next();
     await turns();
+    expect(started).toEqual([]); // the grace at start
+    await sleep(60);
     expect(started).toEqual([]); // a request waits for a build: the background waits with it
     queue.hurry("z");
     expect(started).toEqual(["z"]);
     ends.get("z")!();
-    await turns();
-    expect(started).toEqual(["z"]);
     held.resolve();
     held = undefined;
     await turns();
-    expect(started).toEqual(["z", "x"]);
+    expect(started).toEqual(["z"]); // the grace after a read a request asked for
+    await sleep(60);
+    expect(started).toEqual(["z", "w"]);
+    ends.get("w")!();
+    await turns();
+    expect(started).toEqual(["z", "w", "x"]); // one after the other, no grace between background reads
+    queue.hurry("y");
+    ends.get("y")!();
     ends.get("x")!();
     await turns();
-    expect(started).toEqual(["z", "x", "y"]);
-    ends.get("y")!();
-    expect(await Promise.all(done)).toEqual(["x", "y", "z"]);
+    expect(await Promise.all(done)).toEqual(["w", "x", "y", "z"]);
+  });
+
+  it("reads everything at once when released (a listing needs every profile)", async () => {
+    const queue = new LoadQueue<string>(60_000);
+    const done = ["a", "b"].map((name) => queue.enqueue(name, async () => name));
+    queue.next();
+    await turns();
+    queue.release();
+    expect(await Promise.all(done)).toEqual(["a", "b"]);
   });
 });

@@ -26,9 +26,9 @@ import { ProfileState } from "./profileState.js";
 import type { ProfileMeta, ProfileRecord } from "./records.js";
 
 /**
- * How long a start leaves the store to the profiles that requests ask for before it reads the others: a service
- * restarted behind a load balancer is asked at once, and a profile of a million examples read beside another
- * one took 0.2 s longer.
+ * How long a start, and each read a request asked for, leave the store to the profiles that requests ask for
+ * before the others are read: a service restarted behind a load balancer is asked at once, and a profile of a
+ * million examples read beside another one, or its first calibrations built beside it, took 0.2–0.3 s longer.
  */
 const LOAD_GRACE_MS = 250;
 
@@ -42,7 +42,7 @@ export class ProfileStore {
   /** Profiles listed at start and not read yet (queued, or being read). */
   private readonly loading = new Map<string, Promise<ProfileState>>();
   /** The order they are read in: a request for one still queued has it read at once. */
-  private readonly queue = new LoadQueue<ProfileState>(untilNoBuildAwaited);
+  private readonly queue = new LoadQueue<ProfileState>(LOAD_GRACE_MS, untilNoBuildAwaited);
   private loadedAll: Promise<void> = Promise.resolve();
   private readonly mutex = new KeyedMutex();
   private closed = false;
@@ -59,7 +59,7 @@ export class ProfileStore {
     const listed = await store.profiles.list();
     const loads = listed.map((stored) => profiles.enqueue(stored.name, stored.meta as ProfileMeta).catch(() => undefined));
     profiles.loadedAll = Promise.all(loads).then(() => undefined);
-    setTimeout(() => profiles.queue.release(), LOAD_GRACE_MS).unref();
+    profiles.queue.next();
     await store.onChange((what) => profiles.noticed(what));
     return profiles;
   }
