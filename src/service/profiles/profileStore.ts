@@ -15,11 +15,11 @@ import type { Store } from "../../store/index.js";
 import { canonicalJson } from "../canonicalJson.js";
 import { conflict, invalidField, notFound, ServiceError } from "../errors.js";
 import { KeyedMutex } from "../store/mutex.js";
-import { decodeCheckpoint } from "./checkpoint.js";
 import { CheckpointWriter } from "./checkpointWriter.js";
 import { EarlierExamples } from "./earlierExamples.js";
 import { feedPools } from "./eagerPools.js";
 import { LoadQueue } from "./loadQueue.js";
+import { readProfile } from "./readProfile.js";
 import { startRebuilds, untilNoBuildAwaited } from "../engine/rebuilds.js";
 import { heldBatchOf, type HeldBatch } from "./heldExamples.js";
 import { ProfileState } from "./profileState.js";
@@ -85,25 +85,10 @@ export class ProfileStore {
   private async load(name: string, meta: ProfileMeta): Promise<ProfileState> {
     const known = this.profiles.get(name);
     if (known) return known;
-    // The events after the checkpoint are read while it streams in (after a crash they can be an eighth of the
-    // profile: 0.4–0.7 s for 100,000 examples). A checkpoint only ever moves forward, so those after the one seen
-    // first hold all that follow the one read; applyEvent skips the rest.
-    const since = await this.store.profiles.checkpointSeq(name);
-    const [checkpoint, events] = await Promise.all([this.store.profiles.checkpoint(name), this.store.profiles.events(name, since ?? 0)]);
-    let state: ProfileState;
-    if (checkpoint) {
-      state = decodeCheckpoint(meta, checkpoint.data);
-      this.checkpoints.readFrom(state, checkpoint.n);
-      this.earlier.readFrom(state, checkpoint.seq);
-    } else state = new ProfileState(meta);
-    // One event at a time leaves the store's list (its record is parsed when first read), so that each parsed
-    // batch dies young: parsed all at once, 145,000 examples took 0.3 s, a third of it in garbage collection.
-    for (let event = events.shift(); event; event = events.shift()) {
-      const record = event.record as ProfileRecord;
-      state.applyEvent(event.seq, record, heldBatchOf(event));
-      // The pools take the batch's rows now, while it is parsed: the first query would parse its JSON again.
-      if (record.t === "examples") feedPools(state, record.examples);
-    }
+    const state = await readProfile(this.store, name, meta, (read, checkpoint) => {
+      this.checkpoints.readFrom(read, checkpoint.n);
+      this.earlier.readFrom(read, checkpoint.seq);
+    });
     this.profiles.set(name, state);
     return state;
   }
