@@ -6,8 +6,9 @@
 // the same transaction: what a kill leaves marked is exactly what the model was computing at that instant,
 // and the restart says how many of those it computes again.
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 
 export const EVIDENCE_CACHE_FILE = "evidence.sqlite";
 
@@ -64,6 +65,9 @@ const keyText = (k: EvidenceKey) => JSON.stringify([k.fingerprint, k.promptHash,
  * on Node 24 better-sqlite3 12 can abort the process when a dropped statement is collected at the wrong moment
  * (src/store/sqliteWorker.js), so no call prepares one of its own.
  */
+/** better-sqlite3, loaded at the first cache opened: the store's index is also loaded by every serve. */
+const loadDriver = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+
 function prepareStatements(db: Database.Database) {
   const prune = (model: boolean, before: boolean) => {
     const where = [...(model ? ["(instr(model, ?) > 0 OR instr(fingerprint, ?) > 0)"] : []), ...(before ? ["created_at < ?"] : [])];
@@ -96,7 +100,7 @@ export class EvidenceCache {
 
   static open(dir: string): EvidenceCache {
     mkdirSync(dir, { recursive: true });
-    const db = new Database(join(dir, EVIDENCE_CACHE_FILE), { timeout: 10_000 });
+    const db = new (loadDriver())(join(dir, EVIDENCE_CACHE_FILE), { timeout: 10_000 });
     // db.pragma would prepare a statement per call and drop it: these are kept with the rest.
     const setup = [db.prepare("PRAGMA journal_mode = WAL"), db.prepare("PRAGMA synchronous = NORMAL")];
     setup[0]!.get();

@@ -3,7 +3,8 @@
 // stage's judgement of an example is the client's `metadata.evidence.stage_probabilities[<stage>]` when given,
 // else the service asks the stage (cached per profile version, like route stages).
 import type { ExampleRecord, JudgeQuery } from "../../api/index.js";
-import { queryPrompt } from "../../evidence/index.js";
+// The prompts alone: the evidence index loads the adapters and progress bars, which a serve never needs.
+import { queryPrompt } from "../../evidence/prompts.js";
 import type { ProfileState } from "../profiles/profileState.js";
 import { setCalibration } from "./calibrations.js";
 import type { CalibratedSet } from "./conformal.js";
