@@ -12,6 +12,9 @@ import type Database from "better-sqlite3";
 
 export const EVIDENCE_CACHE_FILE = "evidence.sqlite";
 
+/** better-sqlite3, loaded at the first cache opened: the store's index is also loaded by every serve. */
+const loadDriver = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+
 /** What one cached row is keyed by (docs/run.md, "The evidence cache"). */
 export interface EvidenceKey {
   fingerprint: string;
@@ -65,9 +68,6 @@ const keyText = (k: EvidenceKey) => JSON.stringify([k.fingerprint, k.promptHash,
  * on Node 24 better-sqlite3 12 can abort the process when a dropped statement is collected at the wrong moment
  * (src/store/sqliteWorker.js), so no call prepares one of its own.
  */
-/** better-sqlite3, loaded at the first cache opened: the store's index is also loaded by every serve. */
-const loadDriver = (): typeof Database => createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-
 function prepareStatements(db: Database.Database) {
   const prune = (model: boolean, before: boolean) => {
     const where = [...(model ? ["(instr(model, ?) > 0 OR instr(fingerprint, ?) > 0)"] : []), ...(before ? ["created_at < ?"] : [])];
