@@ -9,7 +9,7 @@
 //   saved stores (BENCH_SQLITE_DIR=the folder of an earlier SQLite run likewise); BENCH_REPOS=dirA,dirB alternates
 //   rounds between calibkit builds in those folders (each with bin/, dist/ and node_modules) on the same stores.
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
@@ -46,10 +46,19 @@ function startServeAt(repo: string, data: string, configFile: string, store: str
   });
 }
 
+interface Copy {
+  data: string;
+  store: string | undefined;
+  /** Removes the copy once its round is over (a copy is half a gigabyte). */
+  drop(): Promise<void>;
+}
+
 interface Saved {
   /** A fresh copy of the saved store: its data folder and PostgreSQL URL. */
-  copy(round: string): Promise<{ data: string; store: string | undefined }>;
+  copy(round: string): Promise<Copy>;
 }
+
+const dropFolder = (folder: string) => () => rm(folder, { recursive: true, force: true });
 
 async function firstEvaluate(start: () => Promise<Started>): Promise<{ service: Started; listen: number; first: number; polls: Record<string, number> }> {
   const t0 = performance.now();
@@ -95,7 +104,7 @@ async function prepare(engine: "sqlite" | "postgres", server: () => PostgresServ
           const to = join(dir, `${label}-${round}`);
           mkdirSync(to);
           copyDb(saved, to);
-          return { data: to, store: undefined };
+          return { data: to, store: undefined, drop: dropFolder(to) };
         },
       };
     }
@@ -110,7 +119,7 @@ async function prepare(engine: "sqlite" | "postgres", server: () => PostgresServ
       async copy(round) {
         const name = `${label}_${round}`;
         await admin(`CREATE DATABASE "${name}" TEMPLATE "${label}"`);
-        return { data: join(dir, "unused"), store: url!.replace("/grown?", `/${name}?`) };
+        return { data: join(dir, "unused"), store: url!.replace("/grown?", `/${name}?`), drop: () => admin(`DROP DATABASE "${name}"`) };
       },
     };
   };
@@ -135,7 +144,7 @@ function reuse(url: string): Record<"SIGKILL" | "SIGTERM", Saved> {
     async copy(round) {
       const name = `${label}_${round}_${Date.now()}`;
       await admin(`CREATE DATABASE "${name}" TEMPLATE "${label}"`);
-      return { data: "/nonexistent-unused", store: url.replace("/grown?", `/${name}?`) };
+      return { data: "/nonexistent-unused", store: url.replace("/grown?", `/${name}?`), drop: () => admin(`DROP DATABASE "${name}"`) };
     },
   });
   return { SIGKILL: saved("killed"), SIGTERM: saved("stopped") };
@@ -148,7 +157,7 @@ function reuseSqlite(dir: string): Record<"SIGKILL" | "SIGTERM", Saved> {
       const to = join(dir, `${label}-${round}-${Date.now()}`);
       mkdirSync(to);
       copyDb(join(dir, label), to);
-      return { data: to, store: undefined };
+      return { data: to, store: undefined, drop: dropFolder(to) };
     },
   });
   return { SIGKILL: saved("killed"), SIGTERM: saved("stopped") };
@@ -172,12 +181,14 @@ try {
       : keptSqlite && engine === "sqlite" ? reuseSqlite(keptSqlite) : await prepare(engine, server, config);
     for (let round = 0; round < ROUNDS; round++) {
       for (const signal of ["SIGKILL", "SIGTERM"] as const) {
-        const { data, store } = await saved[signal].copy(`${signal}_${round}`.toLowerCase());
+        const copy = await saved[signal].copy(`${signal}_${round}`.toLowerCase());
+        const { data, store } = copy;
         const bare = await startEcho(false);
         await stop(bare.child);
         const repo = REPOS[(round + (signal === "SIGTERM" ? 1 : 0)) % REPOS.length];
         const { service, listen, first, polls } = await firstEvaluate(() => (repo ? startServeAt(repo, data, config, store) : startServe(data, config, store, false)));
         await stop(service.child, "SIGKILL");
+        await copy.drop();
         const row = `| ${engine}${repo ? ` ${repo}` : ""} | ${signal} | ${round} | ${listen.toFixed(0)} | **${first.toFixed(0)}** | ${bare.listenMs.toFixed(0)} | ${Object.entries(polls).map(([s, c]) => `${s}×${c}`).join(" ")} | ${loadavg()[0]!.toFixed(2)} |`;
         rows.push(row);
         process.stderr.write(`${row}\n`);
