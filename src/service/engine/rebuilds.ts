@@ -21,7 +21,10 @@ export const MIN_STEP = 1_024;
  */
 export const VENN_ABERS_WINDOW = 131_072;
 
-const stepOf = (n: number): number => Math.max(MIN_STEP, 2 ** (Math.floor(Math.log2(n)) - 3));
+/** 2^(⌊log₂ n⌋ − 3), between n/16 and n/8 (0 at n = 0): how far the prefix moves at a pool of n rows, before MIN_STEP. */
+export const sizeStep = (n: number): number => (n > 0 ? 2 ** (Math.floor(Math.log2(n)) - 3) : 0);
+
+const stepOf = (n: number): number => Math.max(MIN_STEP, sizeStep(n));
 
 /** Rows of a pool of n rows that a rebuilt calibration uses. Non-decreasing in n. */
 export function rebuildPrefix(n: number): number {

@@ -3,6 +3,7 @@
 // numbers, and the calibrations built on them (engine/snapshots.ts) — after a given event. Layout: "CKCP", u32
 // format, u32 header length, the header (JSON), zero padding to a multiple of 8, then the typed arrays one after
 // another (each at a multiple of 8: columns.ts). Format 1 had no calibrations; it is still read.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Profile } from "../../api/index.js";
 import { settleScoresSteps } from "../../conformal/index.js";
 import { currentPools, restorePools, type GrowingPool } from "../engine/pools.js";
@@ -51,7 +52,6 @@ const SLICE_BYTES = 1 << 20;
 const SLICE_ANSWERS = 500;
 /** Longest run of the steps that ready a calibration's scores between two turns. */
 const SLICE_MS = 4;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The calibrations that can be kept, encoded a value per turn (a set calibration's scores are merged when first

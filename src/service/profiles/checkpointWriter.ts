@@ -5,15 +5,13 @@
 import type { Store } from "../../store/index.js";
 import { ServiceError } from "../errors.js";
 import { poolCount } from "../engine/pools.js";
+import { sizeStep } from "../engine/rebuilds.js";
 import { countSnapshots } from "../engine/snapshots.js";
 import { encodeCheckpoint } from "./checkpoint.js";
 import type { ProfileState } from "./profileState.js";
 
 /** Fewest new examples that make a new checkpoint worth writing, unless told otherwise. */
 const CHECKPOINT_EVERY = 10_000;
-
-/** 2^(⌊log₂ n⌋ − 3), between n/16 and n/8: the step of the prefixes rebuilt calibrations use (engine/rebuilds.ts). */
-const stepAt = (n: number): number => (n > 0 ? 2 ** (Math.floor(Math.log2(n)) - 3) : 0);
 
 /** Pools and calibrations the profile holds: a checkpoint is due when queries made a new one. */
 const kinds = (state: ProfileState): number => poolCount(state) + countSnapshots(state);
@@ -53,7 +51,7 @@ export class CheckpointWriter {
     if (this.stopped && !final) return;
     if (state.n < this.every || (state.n === last.n && pools <= last.pools)) return;
     // A start after a crash reads the events since the last checkpoint: at most a step's (plus the write under way).
-    const grown = state.n - last.n >= Math.max(this.every, stepAt(last.n));
+    const grown = state.n - last.n >= Math.max(this.every, sizeStep(last.n));
     if (!grown && !final && pools <= last.pools) return;
     if (this.encoding.has(state)) return; // the one under way is written first; the timer asks again after it
     this.checkpointed.set(state, { n: state.n, pools });

@@ -3,6 +3,7 @@
 // to parse), and the checkpoint tens of megabytes that PostgreSQL streams for 0.2–0.4 s with the event loop
 // idle: so the events are read a few at a time while the checkpoint streams in, each parsed as it comes, and
 // applied once the checkpoint is decoded (those read after that are applied at once, each then dying young).
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ProfileEvent, Store } from "../../store/index.js";
 import { decodeCheckpoint } from "./checkpoint.js";
 import { feedPools } from "./eagerPools.js";
@@ -13,7 +14,6 @@ import type { ProfileMeta, ProfileRecord } from "./records.js";
 /** Events read per query: a few megabytes of JSON at most, parsed between two reads. */
 const EVENTS_PER_READ = 8;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ReadCheckpoint {
   /** The event the checkpoint was taken after, and its examples. */
