@@ -42,7 +42,7 @@ describe("CPython's random.Random(1234)", () => {
       [6374, 3610, 957, 61, 742], [7462, 6610, 4769, 286, 5501], [2, 3, 11, 7, 0, 15], [2, 44, 82, 79, 61, 78], [59, 19, 11, 23, 14, 1],
     ]);
     // python3 -c "import random; print(random.Random(2**70+5).getrandbits(32), random.Random(-7).getrandbits(32))"
-    expect([new PythonRandom(2n ** 70n + 5n).uint32(), new PythonRandom(-7).uint32()]).toEqual([2004888747, new PythonRandom(7).uint32()]);
+    expect([new PythonRandom(2n ** 70n + 5n).uint32(), new PythonRandom(-7).uint32()]).toEqual([2004888747, 1390851128]);
   });
 });
 
@@ -131,6 +131,35 @@ describe("lm-eval's few-shot exemplars", () => {
     await expect(prompts("nq_open.jsonl", { task: "nq_open", numFewshot: 4, fewshotFile: join(DS, "nq_open.jsonl") }))
       .rejects.toThrow(/holds 4 exemplars; nq_open draws 5 for 4 shots/);
     await expect(prompts("gsm8k.jsonl", { task: "triviaqa" })).rejects.toThrow(/is in the gsm8k layout; --task triviaqa reads the triviaqa layout/);
+  });
+});
+
+describe("generation prompts under a chat template", () => {
+  it("the system text and description as a system message (maybe_delimit), each exemplar a user and an assistant turn", async () => {
+    const chatml = join(import.meta.dirname, "..", "..", "fixtures", "chat-templates", "chatml.jinja");
+    const [p] = await prompts("nq_open.jsonl", {
+      task: "nq_open", numFewshot: 1, fewshotFile: join(EV, "nq_open-train.jsonl"), settings: { chatTemplate: { file: chatml }, system: "Be brief." },
+    });
+    // lm-eval's maybe_delimit: the description follows "Be brief." with the few-shot delimiter "\n".
+    expect(p!.prompt).toBe(
+      "<|im_start|>system\nBe brief.\nAnswer these questions:\n\n<|im_end|>\n"
+      + "<|im_start|>user\nQ: who was the first president of the united states?\nA:<|im_end|>\n<|im_start|>assistant\nGeorge Washington<|im_end|>\n"
+      + "<|im_start|>user\nQ: who wrote the declaration of independence?\nA:<|im_end|>\n<|im_start|>assistant\n",
+    );
+    expect(p!.rendered).toBe(true);
+  });
+  it("hashes every setting that changes the prompt", async () => {
+    const { generationPrompts: gp } = await import("../../src/run/index.js");
+    const ds = await loadDataset(join(DS, "nq_open.jsonl"));
+    const hash = async (o: Partial<GenerationPromptOptions>) => (await gp(ds, { task: "nq_open", ...o })).promptTemplateHash;
+    const base = await hash({});
+    expect(await hash({})).toBe(base);
+    const others = [
+      await hash({ settings: { system: "x" } }), await hash({ task: "generic" }),
+      await hash({ numFewshot: 1, fewshotFile: join(EV, "nq_open-train.jsonl") }), await hash({ numFewshot: 2, fewshotFile: join(EV, "nq_open-train.jsonl") }),
+    ];
+    expect(new Set([base, ...others]).size).toBe(5);
+    expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
 
