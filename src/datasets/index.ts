@@ -18,3 +18,4 @@ export { generateOrdinal, SIZE_LEVELS } from "./generators/ordinal.js";
 export { generateClaims } from "./generators/claims.js";
 export { generatePassFail } from "./generators/passFail.js";
 export { generatePairwise, generateReference, generateYesNo } from "./generators/beliefJudgeRoute.js";
+export { ANSWER_TEMPLATES, generateStoryAnswers } from "./generators/storyAnswers.js";
