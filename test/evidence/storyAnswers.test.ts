@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAdapter, type ModelAdapter } from "../../src/adapters/index.js";
 import { rngFromString } from "../../src/conformal/index.js";
-import { generateStoryAnswers, loadDataset, toJsonLines, type GenerationItem } from "../../src/datasets/index.js";
+import { generateStoryAnswers, loadDataset, toJsonLines, type GenerationDataset, type GenerationItem } from "../../src/datasets/index.js";
 import { GENERATION_TASKS, gradeAnswer } from "../../src/evidence/index.js";
 import { generationPrompts } from "../../src/run/index.js";
 import { GGUF } from "../cliProcess.js";
@@ -32,8 +32,8 @@ describe("stories260K on the bundled generation set", () => {
   afterAll(async () => adapter?.dispose());
 
   it("answers partly right: each template's greedy answers graded by the generic task", async () => {
-    const ds = await loadDataset(FILE);
-    const items = (ds.items as GenerationItem[]).slice(0, 120);
+    const ds = (await loadDataset(FILE)) as GenerationDataset;
+    const items: GenerationItem[] = ds.items.slice(0, 120);
     const { prompts } = await generationPrompts({ ...ds, items }, { task: "generic" });
     const byTemplate = new Map<string, { n: number; right: number }>();
     for (const [i, p] of prompts.entries()) {
