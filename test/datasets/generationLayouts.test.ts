@@ -50,6 +50,13 @@ describe("generation layouts", () => {
       { id: "g2", question: "What is the boiling point of water at sea level?", context: "", references: ["100 degrees Celsius"], group: "science" },
     ]);
   });
+  it("reads the Hub's Parquet files (nested answer struct, list columns) into the same items", async () => {
+    for (const name of ["triviaqa", "nq_open"]) {
+      const parquet = await gen(`${name}.parquet`);
+      expect(parquet.layout).toBe(name);
+      expect(parquet.items).toEqual((await gen(`${name}.jsonl`)).items); // ids <stem>:<line> and <stem>:<row> agree
+    }
+  });
   it("a layout may be named instead of detected", async () => {
     const { items } = await gen("nq_open.jsonl", { layout: "nq_open" });
     expect(items).toHaveLength(4);
