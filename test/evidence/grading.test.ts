@@ -137,5 +137,8 @@ describe("exact_match's numpy details", () => {
     expect(exactMatch("İ", ["i"], { ignoreCase: true })).toBe(1); // "i̇" cut to one character
     expect(exactMatch("İx", ["ix"], { ignoreCase: true })).toBe(0); // "i̇x" cut to two: "i̇"
     expect(exactMatch("ab\u0000", ["ab"])).toBe(1);
+    // python3 -c "...; print(em(predictions=['5.\x00'], references=['5'], regexes_to_ignore=[',', '\\.$']))"  → 1.0:
+    // the NUL is gone before "\.$" runs, as each regex's output is a numpy array again
+    expect(exactMatch("5.\u0000", ["5"], { regexesToIgnore: [/,/g, /\.(?=\n?$)/g] })).toBe(1);
   });
 });

@@ -26,13 +26,14 @@ function lowerArray(values: string[]): string[] {
 export function exactMatch(prediction: string, references: readonly string[], options: ExactMatchOptions = {}): 0 | 1 {
   let preds = references.map(() => prediction);
   let refs = [...references];
-  for (const re of options.regexesToIgnore ?? []) {
-    const global = re.global ? re : new RegExp(re.source, `${re.flags}g`);
-    preds = preds.map((p) => p.replace(global, ""));
-    refs = refs.map((r) => r.replace(global, ""));
-  }
   preds = preds.map(numpyStored);
   refs = refs.map(numpyStored);
+  // Each regex's result becomes a numpy array again, trailing NULs dropped before the next one runs.
+  for (const re of options.regexesToIgnore ?? []) {
+    const global = re.global ? re : new RegExp(re.source, `${re.flags}g`);
+    preds = preds.map((p) => numpyStored(p.replace(global, "")));
+    refs = refs.map((r) => numpyStored(r.replace(global, "")));
+  }
   if (options.ignoreCase) {
     preds = lowerArray(preds);
     refs = lowerArray(refs);

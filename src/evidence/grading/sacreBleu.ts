@@ -22,7 +22,7 @@ function ngramCounts(tokens: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (let n = 1; n <= MAX_ORDER; n++) {
     for (let i = 0; i + n <= tokens.length; i++) {
-      const key = `${n}\u0000${tokens.slice(i, i + n).join("\u0001")}`;
+      const key = `${n}\u0000${JSON.stringify(tokens.slice(i, i + n))}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
