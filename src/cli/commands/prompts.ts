@@ -18,9 +18,10 @@ With --task (free-form answers, docs/generation.md) it prints {"id", "prompt", "
 text the model is given, the stops it decodes to, and the answers the task grades against.
 
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV
-  --task T           ${GENERATION_TASK_NAMES.join(", ")}: lm-eval's task of that name (prompt, few-shot,
-                     stops, grader) or calibkit's generic task; --num-fewshot defaults to the task's own
-                     (gsm8k 5, the others 0), exemplars drawn from --fewshot as lm-eval draws them
+  --task T           ${GENERATION_TASK_NAMES.join(" | ")}: lm-eval's task of that
+                     name (prompt, few-shot, stops, grader) or calibkit's generic task; --num-fewshot
+                     defaults to the task's own (gsm8k 5, the others 0), exemplars drawn from --fewshot
+                     as lm-eval draws them
 ${DATASET_USAGE}  --model PATH       .gguf file, ONNX model folder or http(s) URL (renders its chat template)
   --limit N          only the first N items
 ${PROMPT_USAGE}`;
