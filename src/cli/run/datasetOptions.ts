@@ -3,8 +3,8 @@
 import { FIELD_MAPPING_KEYS, GENERATION_FIELD_KEYS, LAYOUT_NAMES, type DatasetOptions, type FieldMapping, type GenerationFieldMapping } from "../../datasets/index.js";
 
 export const DATASET_USAGE = `  --layout NAME      the records' published layout (default auto: calibkit's records, MMLU rows,
-                     or a layout detected from the first record): ${LAYOUT_NAMES.slice(0, 6).join(", ")},
-                     ${LAYOUT_NAMES.slice(6).join(", ")}
+                     or a layout detected from the first record): ${LAYOUT_NAMES.slice(0, 4).join(", ")},
+                     ${LAYOUT_NAMES.slice(4).join(", ")}
   --fields MAP       field mapping for any other multiple-choice JSON Lines or Parquet file, e.g.
                      question=prompt,choices=opts,answer=gold[,labels=..,context=..,id=..,group=meta.topic];
                      for a generation file question=q,references=golds[,context=passage,id=..,group=..]
