@@ -40,6 +40,9 @@ export async function generationPromptSettings(options: GenerationPromptOptions,
   const k = options.numFewshot ?? task.numFewshot;
   if (!Number.isInteger(k) || k < 0) throw new RunOptionError("num-fewshot", `must be a whole number, not ${k}`);
   let pool: GenerationPromptItem[] = [];
+  if (k === 0 && options.fewshotFile && options.numFewshot === undefined) {
+    throw new RunOptionError("fewshot", `${options.task} takes no exemplars by default (lm-eval's num_fewshot is 0): give --num-fewshot K as well`);
+  }
   if (k > 0) {
     if (!options.fewshotFile) {
       throw new RunOptionError("fewshot", `${options.task} takes ${k} exemplars${options.numFewshot === undefined ? " by default (lm-eval's num_fewshot)" : ""}: give --fewshot FILE (the task's few-shot split) or --num-fewshot 0`);

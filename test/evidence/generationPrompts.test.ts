@@ -131,6 +131,7 @@ describe("lm-eval's few-shot exemplars", () => {
     await expect(prompts("nq_open.jsonl", { task: "nq_open", numFewshot: 4, fewshotFile: join(DS, "nq_open.jsonl") }))
       .rejects.toThrow(/holds 4 exemplars; nq_open draws 5 for 4 shots/);
     await expect(prompts("gsm8k.jsonl", { task: "triviaqa" })).rejects.toThrow(/is in the gsm8k layout; --task triviaqa reads the triviaqa layout/);
+    await expect(prompts("nq_open.jsonl", { task: "nq_open", fewshotFile: join(EV, "nq_open-train.jsonl") })).rejects.toThrow(/--fewshot: nq_open takes no exemplars by default/);
   });
 });
 
