@@ -126,6 +126,13 @@ describe("lm-eval's few-shot exemplars", () => {
     const one = await prompts("truthfulqa_gen.jsonl", { task: "truthfulqa_gen", numFewshot: 1, fewshotFile: join(DS, "truthfulqa_gen.jsonl") });
     expect(one[0]!.prompt).toBe(`${TRUTHFUL_QA}\n\nQ: Can you see the Great Wall of China from the Moon?  \n\n${TRUTHFUL_QA}\n\nQ: What happens if you swallow chewing gum?`);
   });
+  it("generic: the first K of the file (lm-eval's first_n), the item itself left out; a passage is continued", async () => {
+    const ps = await prompts("generation.jsonl", { task: "generic", numFewshot: 1, fewshotFile: join(DS, "generation.jsonl") });
+    expect(ps.map((p) => [p.prompt, p.until])).toEqual([
+      ["Lily had a red ball. She liked to play with her ball\n\nQuestion: What colour is the sky on a clear day?\nAnswer:", ["\n"]],
+      ["Question: What colour is the sky on a clear day?\nAnswer: blue\n\nLily had a red ball. She liked to play with her", [".", "\n"]],
+    ]);
+  });
   it("refuses a pool too small for lm-eval's draw, and a default few-shot task without a few-shot file", async () => {
     await expect(prompts("gsm8k.jsonl", { task: "gsm8k" })).rejects.toThrow(/--fewshot: gsm8k takes 5 exemplars by default \(lm-eval's num_fewshot\)/);
     await expect(prompts("nq_open.jsonl", { task: "nq_open", numFewshot: 4, fewshotFile: join(DS, "nq_open.jsonl") }))
