@@ -94,7 +94,7 @@ describe("serve-model replaying lm-evaluation-harness's requests", () => {
     expect(withBos).toMatchObject({ tokens: [1, 403, 407], token_strs: ["<s>", "▁Once", "▁upon"] });
     expect(withBos.tokens).toEqual(adapter.tokenizePrompt("Once upon"));
     // Every pair's tokens are the in-process tokenizer's; decoding writes special tokens out, as Hugging Face's does.
-    expect((await post("/detokenize", { tokens: REMOTE[0].prompt }))[1]).toEqual({ prompt: PAIRS[0][0] + PAIRS[0][1] });
+    expect((await post("/detokenize", { tokens: REMOTE[0].prompt }))[1]).toEqual({ prompt: PAIRS[0]!.join("") });
     expect((await post("/detokenize", { model: M, tokens: [1, 403, 407, 2] }))[1]).toEqual({ prompt: "<s> Once upon</s>" });
     // Bad input gets a 400 naming the field.
     const refused = await post<{ error: { param: string } }>("/tokenize", { messages: [{ role: "user", content: "hi" }] });
@@ -112,7 +112,7 @@ describe("serve-model replaying lm-evaluation-harness's requests", () => {
       expect(status).toBe(200);
       checkEcho(out.choices[0]!, r.prompt, 1);
       expect(out.usage.prompt_tokens).toBe(r.prompt.length);
-      const [[ll, greedy]] = parseLogprobs(out, [r.ctxlen]);
+      const [ll, greedy] = parseLogprobs(out, [r.ctxlen])[0]!;
       expect(ll).toBeCloseTo(r.parsed[0], 9);
       expect(greedy).toBe(r.parsed[1]);
     }
