@@ -2,12 +2,14 @@
 // on loopback run side by side, each with its own bound on requests in flight; killing one mid-suite fails only
 // its cells; a rerun (the killed server started again on its port) computes only what is missing.
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runSuite, suiteOf, type ProgressEvent, type SuiteDefinition } from "../../src/run/index.js";
 import type { BenchSummary } from "../../src/report/index.js";
+import { runCalibkit } from "../cliProcess.js";
 import { REPO, spawnCalibkit, type Spawned } from "../service/helpers.js";
 
 const MODEL = `${REPO}../shared/models/stories260K.gguf`;
@@ -70,6 +72,22 @@ describe.skipIf(!existsSync(MODEL))("bench over several OpenAI-compatible server
     expect(bad([{ url: "file.gguf" }])).toMatch(/models\[0\]\.url: must be an http\(s\) URL/);
     expect(bad([{ url: "http://a:1", threads: 2 }])).toMatch(/models\[0\]\.threads: unknown field/);
     expect(bad(["http://a:1", { url: "http://a:1" }])).toMatch(/models\[1\]: http:\/\/a:1 is listed twice/);
+  });
+
+  it("`calibkit bench` writes what it has and exits 1 naming each cell of a server that is not there", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
+    const dir = await mkdtemp(join(tmpdir(), "calibkit-bench-dead-"));
+    await writeFile(join(dir, "suite.yaml"), `models:\n  - url: ${url}\n    concurrency: 2\ntasks:\n  - name: t\n    dataset: ${DATASET}\n    limit: 8\nmethods: [LAC]\nalphas: [0.2]\n`);
+    const r = await runCalibkit(["bench", join(dir, "suite.yaml"), "--no-cache", "--quiet", "--out", join(dir, "out")]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`calibkit bench: failed: t on ${url}: could not open 127.0.0.1:`);
+    expect(r.stderr).toContain("ECONNREFUSED");
+    expect(r.stderr).toContain("1 model × task cell(s) failed; run the same command again to compute only what is missing");
+    const written = JSON.parse(await readFile(join(dir, "out", "summary.json"), "utf8")) as BenchSummary;
+    expect([written.rows.length, written.failures!.length]).toEqual([0, 1]);
   });
 
   it("runs two servers at once within their bounds; a killed one fails its own cells; the rerun computes only what is missing", async () => {
