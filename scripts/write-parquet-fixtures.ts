@@ -1,6 +1,7 @@
 // Writes the Parquet dataset fixtures of test/datasets/fixtures from their JSON Lines twins, in the
 // schemas the Hugging Face Hub serves (Arrow-style: list<string> as a 3-level LIST, structs as groups,
-// ClassLabel as int64, Snappy pages): cais/mmlu and allenai/ai2_arc.
+// ClassLabel as int64, Snappy pages): cais/mmlu, allenai/ai2_arc, google-research-datasets/nq_open and
+// mandarjoshi/trivia_qa (rc.nocontext).
 //   npx tsx scripts/write-parquet-fixtures.ts
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,3 +42,24 @@ write("arc.parquet", [
   { name: "choices", data: arc.map((r) => r.choices) },
   { name: "answerKey", data: arc.map((r) => r.answerKey) },
 ], [str("id"), str("question"), { name: "choices", repetition_type: "OPTIONAL", num_children: 2 }, ...list("text"), ...list("label"), str("answerKey")]);
+
+// google-research-datasets/nq_open: question, answer list<string>.
+const nq = rowsOf("nq_open.jsonl");
+write("nq_open.parquet", [
+  { name: "question", data: nq.map((r) => r.question) },
+  { name: "answer", data: nq.map((r) => r.answer) },
+], [str("question"), ...list("answer")]);
+
+// mandarjoshi/trivia_qa rc.nocontext: the answer struct as the Hub nests it (entity_pages and search_results left out).
+const trivia = rowsOf("triviaqa.jsonl");
+const answerKeys = ["aliases", "normalized_aliases", "matched_wiki_entity_name", "normalized_matched_wiki_entity_name", "normalized_value", "type", "value"];
+write("triviaqa.parquet", [
+  { name: "question", data: trivia.map((r) => r.question) },
+  { name: "question_id", data: trivia.map((r) => r.question_id) },
+  { name: "question_source", data: trivia.map((r) => r.question_source) },
+  { name: "answer", data: trivia.map((r) => Object.fromEntries(answerKeys.map((k) => [k, (r.answer as Row)[k]]))) },
+], [
+  str("question"), str("question_id"), str("question_source"),
+  { name: "answer", repetition_type: "OPTIONAL", num_children: answerKeys.length },
+  ...list("aliases"), ...list("normalized_aliases"), ...answerKeys.slice(2).map(str),
+]);

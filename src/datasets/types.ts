@@ -84,7 +84,26 @@ export interface ReferenceItem {
   group?: string;
 }
 
-export type DatasetKind = "multiple_choice" | "ordinal" | "claims" | "pass_fail" | "yes_no" | "pairwise" | "reference";
+/**
+ * A generation item (free-form answers): a question, an optional passage it is about, and the answers that
+ * count as right, as the item's published layout gives them (docs/generation.md lists each layout).
+ */
+export interface GenerationItem {
+  id: string;
+  question: string;
+  /** A passage the question is about (the retrieval case); "" when none. */
+  context: string;
+  /**
+   * The reference answers: TriviaQA's `answer.aliases`, NQ open's `answer` list, GSM8K's worked `answer`
+   * (ending in "#### N"), TruthfulQA's `correct_answers`, or a generic file's references.
+   */
+  references: string[];
+  /** TruthfulQA's `incorrect_answers` (its BLEU/ROUGE accuracy weighs an answer against them). */
+  incorrect?: string[];
+  group?: string;
+}
+
+export type DatasetKind = "multiple_choice" | "ordinal" | "claims" | "pass_fail" | "yes_no" | "pairwise" | "reference" | "generation";
 
 export interface DatasetItemOf {
   multiple_choice: MultipleChoiceItem;
@@ -94,11 +113,16 @@ export interface DatasetItemOf {
   yes_no: YesNoItem;
   pairwise: PairwiseItem;
   reference: ReferenceItem;
+  generation: GenerationItem;
 }
 
-/** A loaded dataset: one kind, its items in file order, and where they came from. */
+/**
+ * A loaded dataset: one kind, its items in file order, and where they came from; `layout` names the
+ * published layout the records were read in, when one was (detected or asked for).
+ */
 export type Dataset = {
-  [K in DatasetKind]: { kind: K; items: DatasetItemOf[K][]; source: string };
+  [K in DatasetKind]: { kind: K; items: DatasetItemOf[K][]; source: string; layout?: string };
 }[DatasetKind];
 
 export type MultipleChoiceDataset = Extract<Dataset, { kind: "multiple_choice" }>;
+export type GenerationDataset = Extract<Dataset, { kind: "generation" }>;

@@ -28,3 +28,4 @@ export {
 export { runStatistics, type AnsweredItem, type StatisticsInput } from "./statistics.js";
 export { choicesOf, METHODS_BY_TYPE, methodFor, promptItemOf, type ChoiceItem, type Choices, type QueryType } from "./choices.js";
 export { loadFewshot, withoutExemplars } from "./fewshot.js";
+export { generationItemsOf, generationPrompts, generationPromptSettings, type GenerationPromptOptions } from "./generationPrompts.js";

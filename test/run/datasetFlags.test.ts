@@ -28,7 +28,7 @@ describe("calibkit run dataset flags", () => {
   });
 
   it.each([
-    [["--layout", "squad"], /--layout: must be one of auto, calibkit, mmlu, truthfulqa_mc1, hellaswag, commonsense_qa, arc, got "squad"/],
+    [["--layout", "squad"], /--layout: must be one of auto, calibkit, mmlu, truthfulqa_mc1, hellaswag, commonsense_qa, arc, truthfulqa_gen, triviaqa, gsm8k, nq_open, got "squad"/],
     [["--fields", "question=q,choices=c"], /--fields: must name at least choices=FIELD and answer=FIELD/],
     [["--fields", "question=q,choices=c,answer=a,colour=x"], /--fields: unknown key "colour"/],
     [["--fields", "question,choices=c,answer=a"], /--fields: "question" is not KEY=FIELD/],

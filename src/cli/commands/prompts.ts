@@ -1,6 +1,7 @@
 // `calibkit prompts`: exactly what the model will be given for each dataset item, one JSON object per line
 // (lm-evaluation-harness's write_out), so a user can check the prompts before spending model time on them.
 import { loadDataset } from "../../datasets/index.js";
+import { GENERATION_TASK_NAMES, type GenerationTaskName } from "../../evidence/grading/index.js";
 import { intOption, parseCommand, usage, UsageError } from "../args.js";
 import { parsePromptFlags, PROMPT_FLAG_OPTIONS, PROMPT_USAGE, type PromptFlags } from "../promptFlags.js";
 import { DATASET_USAGE, parseDatasetOptions } from "../run/datasetOptions.js";
@@ -9,18 +10,25 @@ export const summary = "Print the prompts and continuations a model would be giv
 
 const HELP = `usage: calibkit prompts --dataset FILE [--format F] [--num-fewshot K --fewshot FILE]
                         [--chat-template T] [--system S] [--model PATH] [--limit N]
+       calibkit prompts --task T --dataset FILE [--fewshot FILE] [--num-fewshot K] [--chat-template T] ...
 
 Prints {"id", "prompt", "continuations", "label"} per item: the text the model is given (chat template
 rendered) and the continuation scored for each choice. --model is needed only for --chat-template auto.
+With --task (free-form answers, docs/generation.md) it prints {"id", "prompt", "until", "references"}: the
+text the model is given, the stops it decodes to, and the answers the task grades against.
 
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV
+  --task T           ${GENERATION_TASK_NAMES.join(" | ")}: lm-eval's task of that
+                     name (prompt, few-shot, stops, grader) or calibkit's generic task; --num-fewshot
+                     defaults to the task's own (gsm8k 5, the others 0), exemplars drawn from --fewshot
+                     as lm-eval draws them
 ${DATASET_USAGE}  --model PATH       .gguf file, ONNX model folder or http(s) URL (renders its chat template)
   --limit N          only the first N items
 ${PROMPT_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("prompts", argv, {
-    dataset: { type: "string" }, model: { type: "string" }, limit: { type: "string" },
+    dataset: { type: "string" }, model: { type: "string" }, limit: { type: "string" }, task: { type: "string" },
     layout: { type: "string" }, fields: { type: "string" }, ...PROMPT_FLAG_OPTIONS,
   }, HELP);
   if (typeof parsed === "number") return parsed;
@@ -31,9 +39,17 @@ export async function run(argv: string[]): Promise<number> {
   let flags: PromptFlags;
   let limit: number | undefined;
   let datasetOptions;
+  let task: { name: GenerationTaskName; numFewshot?: number } | undefined;
   try {
     if (!v.dataset) fail("dataset", "is required");
-    flags = parsePromptFlags(v, fail);
+    if (v.task !== undefined) {
+      if (!(GENERATION_TASK_NAMES as readonly string[]).includes(v.task)) fail("task", `must be one of ${GENERATION_TASK_NAMES.join(", ")}, not "${v.task}"`);
+      for (const flag of ["format", "template", "normalize"] as const) if (v[flag] !== undefined) fail(flag, `the task gives the prompt; drop --${flag} or --task`);
+      const raw = v["num-fewshot"];
+      if (raw !== undefined && !/^\d+$/.test(raw.trim())) fail("num-fewshot", `must be a whole number, not "${raw}"`);
+      task = { name: v.task as GenerationTaskName, ...(raw !== undefined ? { numFewshot: Number(raw) } : {}) };
+    }
+    flags = parsePromptFlags(task ? { ...v, "num-fewshot": undefined, fewshot: undefined } : v, fail);
     limit = intOption("limit", v.limit, undefined, 1, Number.MAX_SAFE_INTEGER);
     datasetOptions = parseDatasetOptions(v.layout, v.fields, fail);
     if (flags.settings.chatTemplate === "auto" && !v.model) fail("chat-template", "auto needs --model (the template is the model's own)");
@@ -47,6 +63,17 @@ export async function run(argv: string[]): Promise<number> {
   const { preparePrompts, resolvePromptSettings } = await import("../../evidence/index.js");
   let adapter;
   try {
+    if (task) {
+      const { generationPrompts } = await import("../../run/index.js");
+      if (v.model) adapter = await (await import("../../adapters/index.js")).openAdapter(v.model);
+      const { prompts } = await generationPrompts(await loadDataset(v.dataset!, datasetOptions), {
+        task: task.name, settings: flags.settings, ...(task.numFewshot !== undefined ? { numFewshot: task.numFewshot } : {}),
+        ...(v.fewshot ? { fewshotFile: v.fewshot } : {}), datasetOptions,
+      }, adapter);
+      const shown = limit === undefined ? prompts : prompts.slice(0, limit);
+      process.stdout.write(shown.map((p) => JSON.stringify({ id: p.id, prompt: p.prompt, until: p.until, references: p.references }) + "\n").join(""));
+      return 0;
+    }
     const choices = choicesOf(await loadDataset(v.dataset!, datasetOptions));
     const fewshot = await loadFewshot(flags.fewshot, choices.type, datasetOptions);
     const { kept } = withoutExemplars(choices.items, fewshot);

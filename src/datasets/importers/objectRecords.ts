@@ -4,18 +4,22 @@
 import { basename } from "node:path";
 import { DatasetError, type DatasetErrorLocation } from "../errors.js";
 import type { Dataset, DatasetKind } from "../types.js";
-import { detectLayout, LAYOUT_NAMES, layoutNamed, mappedItemOf, type FieldMapping, type Json, type Layout } from "./layouts/index.js";
+import {
+  detectGenerationLayout, detectLayout, generationLayoutNamed, generationOf, LAYOUT_NAMES, layoutNamed, mappedGenerationOf, mappedItemOf,
+  type FieldMapping, type GenerationFieldMapping, type GenerationLayout, type Json, type Layout,
+} from "./layouts/index.js";
 import { claimsOf, kindOf, multipleChoiceOf, ordinalOf, pairwiseOf, passFailOf, RecordProblem, referenceOf, yesNoOf } from "./records.js";
 
 export interface DatasetOptions {
   /** A name of LAYOUT_NAMES; default `auto` (calibkit's records, or a published layout detected from the first record). */
   layout?: string;
-  /** Read multiple-choice records through this mapping instead of a named layout. */
-  fields?: FieldMapping;
+  /** Read records through this mapping instead of a named layout: multiple choice, or generation when it names `references`. */
+  fields?: FieldMapping | GenerationFieldMapping;
 }
 
 const READERS = {
   multiple_choice: multipleChoiceOf, ordinal: ordinalOf, claims: claimsOf, pass_fail: passFailOf, yes_no: yesNoOf, pairwise: pairwiseOf, reference: referenceOf,
+  generation: generationOf,
 } as const;
 
 /** One parsed object and where it sits: `line` in a text file, `row` in a Parquet file (1-based). */
@@ -24,26 +28,33 @@ export interface Positioned {
   record: unknown;
 }
 
-type Reader = { kind: DatasetKind; read: (r: Json, fallbackId: string) => unknown; what: string; native?: boolean };
+type Reader = { kind: DatasetKind; read: (r: Json, fallbackId: string) => unknown; what: string; native?: boolean; layout?: string };
+
+const isGenerationMapping = (m: FieldMapping | GenerationFieldMapping): m is GenerationFieldMapping => "references" in m;
 
 function chosenReader(options: DatasetOptions, file: string): Reader | undefined {
-  if (options.fields) return { kind: "multiple_choice", read: (r, id) => mappedItemOf(r, options.fields!, id), what: "the field mapping" };
+  const fields = options.fields;
+  if (fields && isGenerationMapping(fields)) return { kind: "generation", read: (r, id) => mappedGenerationOf(r, fields, id), what: "the field mapping" };
+  if (fields) return { kind: "multiple_choice", read: (r, id) => mappedItemOf(r, fields, id), what: "the field mapping" };
   const name = options.layout ?? "auto";
   if (name === "auto" || name === "calibkit") return undefined;
   if (name === "mmlu") return { kind: "multiple_choice", read: multipleChoiceOf, what: "the mmlu layout" };
+  const generation = generationLayoutNamed(name);
+  if (generation) return fromGenerationLayout(generation);
   const layout = layoutNamed(name);
   if (!layout) throw new DatasetError({ file, field: "layout" }, `unknown layout "${name}"; use one of ${LAYOUT_NAMES.join(", ")}`);
   return fromLayout(layout);
 }
 
-const fromLayout = (l: Layout): Reader => ({ kind: "multiple_choice", read: (r, id) => l.read(r, id), what: `the ${l.name} layout (${l.source})` });
+const fromLayout = (l: Layout): Reader => ({ kind: "multiple_choice", read: (r, id) => l.read(r, id), what: `the ${l.name} layout (${l.source})`, layout: l.name });
+const fromGenerationLayout = (l: GenerationLayout): Reader => ({ kind: "generation", read: (r, id) => l.read(r, id), what: `the ${l.name} layout (${l.source})`, layout: l.name });
 
 function nativeReader(r: Json, at: DatasetErrorLocation): Reader {
   const k = kindOf(r);
   if (k === undefined || !(k in READERS)) {
     throw new DatasetError(
       { ...at, field: "kind" },
-      "cannot tell the record's kind: give options/choices (multiple choice), levels (ordinal), claims, candidates (pairwise), reference, or answer pass/fail or yes/no, or name a layout",
+      "cannot tell the record's kind: give options/choices (multiple choice), levels (ordinal), claims, candidates (pairwise), reference, references (generation), or answer pass/fail or yes/no, or name a layout",
     );
   }
   return { kind: k, read: READERS[k], what: `${k} records`, native: true };
@@ -63,7 +74,8 @@ export function importObjects(records: Iterable<Positioned>, file: string, unit:
     const r = record as Json;
     if (reader === undefined) {
       const detected = auto ? detectLayout(r) : undefined;
-      reader = detected ? fromLayout(detected) : nativeReader(r, at);
+      const generation = auto && !detected ? detectGenerationLayout(r) : undefined;
+      reader = detected ? fromLayout(detected) : generation ? fromGenerationLayout(generation) : nativeReader(r, at);
     } else if (reader.native) {
       // calibkit's own records: one kind per file, checked on every record.
       const k = nativeReader(r, at).kind;
@@ -82,5 +94,5 @@ export function importObjects(records: Iterable<Positioned>, file: string, unit:
     }
   }
   if (reader === undefined) throw new DatasetError({ file }, "the file holds no records");
-  return { kind: reader.kind, items, source: file } as Dataset;
+  return { kind: reader.kind, items, source: file, ...(reader.layout ? { layout: reader.layout } : {}) } as Dataset;
 }

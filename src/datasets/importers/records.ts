@@ -20,6 +20,7 @@ export function kindOf(r: Json): DatasetKind | undefined {
   if ("levels" in r) return "ordinal";
   if ("candidates" in r) return "pairwise";
   if ("reference" in r) return "reference";
+  if ("references" in r) return "generation";
   if ("options" in r || "choices" in r || ("A" in r && "B" in r)) return "multiple_choice";
   if (r.answer === "pass" || r.answer === "fail") return "pass_fail";
   if (r.answer === "yes" || r.answer === "no") return "yes_no";

@@ -8,4 +8,6 @@ export { TYPED_QUERIES, type TypedQuery } from "./types.js";
 /** The query type a dataset kind calls for when `--query-type` is not given. */
 export const DEFAULT_QUERY_TYPE: Record<Dataset["kind"], QueryTypeName> = {
   multiple_choice: "set", ordinal: "interval", yes_no: "belief", pass_fail: "gate", claims: "claim", pairwise: "judge", reference: "route",
+  // Free-form answers are approved or not (issue 27); until the generation run exists, the gate refuses them by kind.
+  generation: "gate",
 };
