@@ -3,6 +3,7 @@
 // seeded generation recording each chosen token's log-probability and the top-k alternatives.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
+import { recentTokens, TokenPieces } from "./tokenPieces.js";
 
 export interface CompletionOptions {
   /** Most tokens to generate. Default 16. */
@@ -45,9 +46,13 @@ export interface CompletionToken {
 }
 
 export interface CompletionResult {
+  /** The generated text: its tokens' pieces joined, cut before a stop string. */
   text: string;
+  /** With `echo`: one entry per prompt token, BOS included; the first has no log-probability. */
   promptTokens: CompletionToken[];
   tokens: CompletionToken[];
+  /** The end-of-sequence token that ended the completion (its text is ""); null otherwise. */
+  stopToken: CompletionToken | null;
   finishReason: "stop" | "length";
 }
 
@@ -95,40 +100,50 @@ export async function completeOnSequence(
   const input = promptTokens.map((t, i) =>
     echo || i === promptTokens.length - 1 ? ([t, { generateNext: { probabilities: true } }] as const) : t);
   const output = await seq.controlledEvaluate(input as Parameters<LlamaContextSequence["controlledEvaluate"]>[0]);
-  const shown = promptTokens.slice(withBos ? 1 : 0);
+  // A leading BOS is echoed like any token (lm-eval reads `token_logprobs[ctxlen:-1]`, counting it), but its
+  // text is "" and the text after it is decoded as if it were not there, so the echo joins to the prompt's text.
+  const start = withBos ? 1 : 0;
+  const pieces = new TokenPieces(model, echo ? [] : promptTokens.slice(start));
   const promptOut: CompletionToken[] = [];
   if (echo) {
-    for (let i = withBos ? 1 : 0; i < promptTokens.length; i++) {
+    for (let i = 0; i < promptTokens.length; i++) {
       const prev = i > 0 ? output[i - 1]?.next.probabilities : undefined;
-      const before = promptTokens.slice(withBos ? 1 : 0, i);
+      const before = recentTokens(promptTokens, i, start);
       promptOut.push({
-        text: model.detokenize([promptTokens[i]!], false, before),
+        text: i < start ? "" : pieces.push(promptTokens[i]!),
         logprob: prev ? logOf(prev, promptTokens[i]!) : null,
         top: prev ? topOf(model, prev, topLogprobs, before) : null,
       });
     }
+    const held = pieces.flush();
+    if (held !== "") promptOut[promptOut.length - 1]!.text += held;
   }
   options.onPrompt?.(promptOut);
   const rng = seededRng(seed);
   let probs = output[promptTokens.length - 1]?.next.probabilities;
-  const generated: Token[] = [];
+  const shown = promptTokens.slice(start);
   const counts = new Map<Token, number>();
   const tokens: CompletionToken[] = [];
+  let raw = "";
   let text = "";
+  let stopToken: CompletionToken | null = null;
   let finishReason: "stop" | "length" = "length";
   for (let step = 0; step < maxTokens; step++) {
     signal?.throwIfAborted();
     const token = drawToken(adjusted(probs, counts, options), temperature, rng, topP) as Token;
+    const top = topOf(model, probs, topLogprobs, recentTokens(shown, shown.length));
     if (model.isEogToken(token) && !options.ignoreEos) {
+      // Reported with the log-probabilities (as vLLM does), so `max_tokens: 1` always yields one entry.
+      stopToken = { text: "", logprob: logOf(probs, token), top };
       finishReason = "stop";
       break;
     }
-    const before = [...shown, ...generated];
-    const chosen: CompletionToken = { text: model.detokenize([token], false, before), logprob: logOf(probs, token), top: topOf(model, probs, topLogprobs, before) };
+    const chosen: CompletionToken = { text: pieces.push(token), logprob: logOf(probs, token), top };
     tokens.push(chosen);
-    generated.push(token);
+    shown.push(token);
     counts.set(token, (counts.get(token) ?? 0) + 1);
-    const cut = cutAtStop(model.detokenize(generated), stop);
+    raw += chosen.text;
+    const cut = cutAtStop(raw, stop);
     text = cut.text;
     options.onToken?.(chosen, text);
     if (cut.stopped) {
@@ -140,5 +155,11 @@ export async function completeOnSequence(
       probs = next[0]?.next.probabilities;
     }
   }
-  return { text, promptTokens: promptOut, tokens, finishReason };
+  const held = pieces.flush();
+  if (held !== "" && tokens.length > 0) {
+    // An unfinished character at the end belongs to the last token, as its bytes do.
+    tokens[tokens.length - 1]!.text += held;
+    text = cutAtStop(raw + held, stop).text;
+  }
+  return { text, promptTokens: promptOut, tokens, stopToken, finishReason };
 }

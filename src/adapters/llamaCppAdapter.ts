@@ -11,6 +11,7 @@ import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors
 import { computeFingerprint } from "./fingerprint.js";
 import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
+import { llamaTokenizer, type ModelTokenizer } from "./llamaTokenizer.js";
 import { SequencePool } from "./sequencePool.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
@@ -52,6 +53,8 @@ export interface LlamaCppModelAdapter extends ModelAdapter {
   chatPrompt(messages: readonly ChatMessage[], chatTemplate: ChatTemplateSetting): Promise<RenderedChatPrompt>;
   /** A completion on one free sequence; several run at once, batched by llama.cpp. Waits for a free one. */
   complete(prompt: string | readonly number[], options?: CompletionOptions): Promise<CompletionResult>;
+  /** The model's tokenizer as Hugging Face's behaves (serve-model's /tokenize, /detokenize, /tokenizer_info). */
+  readonly tokenizer: ModelTokenizer;
 }
 
 const llamas = new Map<string, Promise<Llama>>();
@@ -69,6 +72,7 @@ function sharedLlama(gpu: "auto" | false): Promise<Llama> {
 class LlamaCppAdapter implements LlamaCppModelAdapter {
   readonly provider = "llama.cpp" as const;
   #disposed = false;
+  #tokenizer: ModelTokenizer | undefined;
   readonly #pool: SequencePool<LlamaContextSequence>;
 
   constructor(
@@ -87,6 +91,10 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
   get vocabularySize(): number | undefined {
     const tokens = (this.llamaModel.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } }).tokenizer?.ggml?.tokens;
     return Array.isArray(tokens) ? tokens.length : undefined;
+  }
+
+  get tokenizer(): ModelTokenizer {
+    return (this.#tokenizer ??= llamaTokenizer(this.llamaModel));
   }
 
   get slots(): number {

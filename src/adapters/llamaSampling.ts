@@ -3,6 +3,7 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { alignRoot, copyPrefix, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
+import { TokenPieces, withoutBos } from "./tokenPieces.js";
 import type { SampleOptions } from "./types.js";
 
 /** A per-sample seed, so that sample i is the same whatever n is. */
@@ -23,9 +24,11 @@ export async function sampleFromRoot(
     const wave = seqs.workers.slice(0, count);
     await Promise.all(wave.map((seq) => copyPrefix(seq, seqs.root, head.length)));
     const rngs = wave.map((_, i) => seededRng(sampleSeed(seed, from + i)));
-    const generated: Token[][] = wave.map(() => []);
+    // Each sample's text is its tokens' pieces after the prompt, so a first word keeps its leading space.
+    const context = withoutBos(model, promptTokens);
+    const pieces = wave.map(() => new TokenPieces(model, context));
+    const raw = wave.map(() => "");
     const done = wave.map(() => false);
-    const text = wave.map(() => "");
     const next: Token[] = wave.map(() => last);
     for (let step = 0; step < maxTokens && done.includes(false); step++) {
       signal?.throwIfAborted();
@@ -40,14 +43,13 @@ export async function sampleFromRoot(
           done[i] = true;
           return;
         }
-        generated[i]!.push(token);
         next[i] = token;
-        const cut = cutAtStop(model.detokenize(generated[i]!), stop);
-        text[i] = cut.text;
-        if (cut.stopped) done[i] = true;
+        raw[i] += pieces[i]!.push(token);
+        if (cutAtStop(raw[i]!, stop).stopped) done[i] = true;
       });
     }
-    out.push(...text);
+    // An unfinished character at the end is kept, as the text of all the tokens has it.
+    out.push(...raw.map((r, i) => cutAtStop(r + pieces[i]!.flush(), stop).text));
   }
   return out;
 }

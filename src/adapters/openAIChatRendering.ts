@@ -36,10 +36,18 @@ export async function renderOnServer(s: ServerCaller, messages: readonly ChatMes
   return { text, wrapperName: "llama.cpp:/apply-template", templateSource: `server:llama.cpp:${s.model}\n\u0000own` };
 }
 
+/** Counts on vLLM's /tokenize, which serve-model answers too (without rendering chats there). */
 export async function countOnServer(s: ServerCaller, text: string): Promise<number> {
-  if (s.chatRendering !== "vllm-tokenize") throw new AdapterError(`${s.root} cannot count tokens (no vLLM /tokenize); use --normalize chars or none`);
   const body = { model: s.model, prompt: text, add_special_tokens: false };
-  return tokenizeResponseSchema.parse(await s.call("POST", "/tokenize", body, undefined, s.root)).tokens.length;
+  let answer: unknown;
+  try {
+    answer = await s.call("POST", "/tokenize", body, undefined, s.root);
+  } catch (cause) {
+    throw new AdapterError(`${s.root} cannot count tokens (no vLLM /tokenize); use --normalize chars or none`, cause);
+  }
+  const parsed = tokenizeResponseSchema.safeParse(answer);
+  if (!parsed.success) throw new AdapterError(`${s.root} cannot count tokens (its /tokenize answered no token list); use --normalize chars or none`);
+  return parsed.data.tokens.length;
 }
 
 /** Which chat rendering the server offers: vLLM's /tokenize taking messages, else llama.cpp's /apply-template. */

@@ -53,3 +53,4 @@ export const parseBatchSendRequest = (value: unknown): BatchSendRequest =>
 export * from "./openaiCompletions.js";
 export * from "./openaiCommon.js";
 export * from "./openaiChat.js";
+export * from "./servedTokenizer.js";

@@ -13,7 +13,8 @@ export const BENCH_FIGURE_IDS = ["bench-coverage", "bench-set-size", "bench-cond
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "–");
 const num = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
-const short = (m: string) => escapeHtml(m.split("/").pop()!);
+/** A model's file name, or a server's host and port (a URL ending in /v1 would show only "v1"). */
+const short = (m: string) => escapeHtml(m.replace(/\/+$/, "").replace(/^(https?:\/\/.*)\/v1$/i, "$1").split("/").pop()!);
 
 export function benchFigures(s: BenchSummary): Figure[] {
   const wide = Math.max(640, 60 * new Set(s.rows.map((r) => `${r.task}${r.method}${r.alpha}`)).size);
@@ -73,6 +74,18 @@ ${statisticsTables(r.statistics, o, 4)}</details>`;
   }).join("\n");
 }
 
+/** Failed cells first, so a reader sees what is missing before reading the rows that are there. */
+function failuresSection(s: BenchSummary): string {
+  const failures = s.failures ?? [];
+  if (failures.length === 0) return "";
+  const rows = failures.map((f) => `<tr><td>${short(f.model)}</td><td>${escapeHtml(f.task)}</td><td style="text-align:left">${escapeHtml(f.error)}</td></tr>`).join("\n");
+  return `<h2 class=bad>Failed cells</h2>
+<p>${failures.length} model × task cell(s) have no evidence and no rows. Running the suite again computes only what is missing.</p>
+<table id="bench-failures"><tr><th>model</th><th>task</th><th>error</th></tr>
+${rows}</table>
+`;
+}
+
 export function benchPageOf(s: BenchSummary): string {
   const rows = s.rows.map((r) => `<tr><td>${short(r.model)}</td><td>${escapeHtml(r.task)}</td><td>${escapeHtml(r.method)}</td><td>${r.alpha}</td>
 <td>${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} <small>(${pct(r.coverage.min)}–${pct(r.coverage.max)})</small></td>
@@ -90,7 +103,7 @@ td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}th{background:#f3f4
 .figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(660px,1fr));gap:16px}figure svg{max-width:100%;height:auto}
 details{margin:1em 0;border-top:1px solid #e5e7eb;padding-top:.5em}table.wide{width:100%}</style></head>
 <body><h1>calibkit bench</h1>
-<p>${escapeHtml(s.suite)} — ${s.models.length} model(s) × ${s.tasks.length} task(s) × ${s.methods.join(", ")} × α ∈ {${s.alphas.join(", ")}}, ${s.repeats} repeats (seed ${s.seed}), ${num(s.totalSeconds, 1)} s in all.
+${failuresSection(s)}<p>${escapeHtml(s.suite)} — ${s.models.length} model(s) × ${s.tasks.length} task(s) × ${s.methods.join(", ")} × α ∈ {${s.alphas.join(", ")}}, ${s.repeats} repeats (seed ${s.seed}), ${num(s.totalSeconds, 1)} s in all.
 Each repeat is an independent random split; the finite-sample band is the central ${pct(s.rows[0]?.bandLevel ?? 0.999)} of one repeat's coverage under split conformal's beta-binomial law (coverage ~ Beta(k, n + 1 − k), k = ⌈(n+1)(1−α)⌉), and the beta law column gives that law's mean ± sd with the z of the mean over repeats.</p>
 <h2>Results</h2>
 <table><tr><th>model</th><th>task</th><th>method</th><th>α</th><th>coverage (mean ± sd, range)</th><th>finite-sample band (central ${pct(s.rows[0]?.bandLevel ?? 0.999)})</th><th>beta law (mean ± sd)</th><th>mean size</th><th>singletons</th><th>empty</th><th>accuracy</th><th>ECE raw</th><th>ECE Venn–Abers</th><th>cal/test</th></tr>

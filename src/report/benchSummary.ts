@@ -48,6 +48,16 @@ export interface BenchEvidence {
   /** Tokens of the computed items' text (context, question, choices) per second of evidence; null when none were computed. */
   tokensPerSecond: number | null;
   accessLevel: string;
+  /** When the cell's evidence began and ended, in seconds from the suite's start (models run side by side). */
+  started?: number;
+  finished?: number;
+}
+
+/** A model × task whose evidence failed (its model could not load, its server failed or died): no rows. */
+export interface BenchFailure {
+  model: string;
+  task: string;
+  error: string;
 }
 
 export interface BenchSummary {
@@ -63,5 +73,7 @@ export interface BenchSummary {
   cache: string | null;
   evidence: BenchEvidence[];
   rows: BenchRow[];
+  /** Cells that failed; a rerun computes only what is missing. Absent in summaries of older versions. */
+  failures?: BenchFailure[];
   totalSeconds: number;
 }

@@ -14,10 +14,12 @@ import { SseStream } from "./sse.js";
 /** OpenAI's legacy default: a completion is 16 tokens unless asked otherwise. */
 const DEFAULT_MAX_TOKENS = 16;
 
-function topRecord(top: CompletionToken["top"]): Record<string, number> | null {
-  if (!top) return null;
+/** The top alternatives and the token itself, as OpenAI and vLLM answer (up to `logprobs` + 1 entries). */
+function topRecord(token: CompletionToken): Record<string, number> | null {
+  if (token.logprob === null) return null;
   const out: Record<string, number> = {};
-  for (const t of top) if (!(t.text in out)) out[t.text] = t.logprob;
+  for (const t of token.top ?? []) if (!(t.text in out)) out[t.text] = t.logprob;
+  if (!(token.text in out)) out[token.text] = token.logprob;
   return out;
 }
 
@@ -32,16 +34,16 @@ function logprobsOf(tokens: readonly CompletionToken[], offset: number): Complet
   return {
     tokens: tokens.map((t) => t.text),
     token_logprobs: tokens.map((t) => t.logprob),
-    top_logprobs: tokens.map((t) => topRecord(t.top)),
+    top_logprobs: tokens.map(topRecord),
     text_offset: offsets,
   };
 }
 
-function promptsOf(adapter: LlamaCppModelAdapter, prompt: CompletionRequest["prompt"]): { text: string | undefined; tokens: number[] }[] {
-  if (typeof prompt === "string") return [{ text: prompt, tokens: adapter.tokenizePrompt(prompt) }];
-  if (prompt.every((p) => typeof p === "number")) return [{ text: undefined, tokens: prompt as number[] }];
-  return (prompt as (string | number[])[]).map((p) =>
-    typeof p === "string" ? { text: p, tokens: adapter.tokenizePrompt(p) } : { text: undefined, tokens: p });
+/** Token ids are taken as given (BOS only where the client put one, as vLLM does); text gets BOS where the model wants it. */
+function promptsOf(adapter: LlamaCppModelAdapter, prompt: CompletionRequest["prompt"]): { tokens: number[] }[] {
+  if (typeof prompt === "string") return [{ tokens: adapter.tokenizePrompt(prompt) }];
+  if (prompt.every((p) => typeof p === "number")) return [{ tokens: prompt as number[] }];
+  return (prompt as (string | number[])[]).map((p) => ({ tokens: typeof p === "string" ? adapter.tokenizePrompt(p) : p }));
 }
 
 export async function serveCompletions(adapter: LlamaCppModelAdapter, raw: unknown, signal: AbortSignal, res: ServerResponse, tally: Tally): Promise<unknown> {
@@ -77,7 +79,7 @@ export async function serveCompletions(adapter: LlamaCppModelAdapter, raw: unkno
         topLogprobs: body.logprobs ?? body.prompt_logprobs ?? 0, echo: echo || body.prompt_logprobs !== undefined,
         // The echoed prompt is the choice's first piece: its own text with its tokens' log-probabilities.
         onPrompt: stream && echo ? (promptTokens) => {
-          const text = p.text ?? promptTokens.map((t) => t.text).join("");
+          const text = promptTokens.map((t) => t.text).join("");
           stream.send(chunk([{ index, text, finish_reason: null, logprobs: wantLogprobs ? logprobsOf(promptTokens, 0) : null }]));
           offset = promptTokens.reduce((s, t) => s + t.text.length, 0);
         } : undefined,
@@ -86,14 +88,18 @@ export async function serveCompletions(adapter: LlamaCppModelAdapter, raw: unkno
           if (hook) hook.onToken(token, soFar);
         },
       });
-      completionCount += result.tokens.length;
-      const promptText = p.text ?? result.promptTokens.map((t) => t.text).join("");
+      // The end-of-sequence token is counted and reported, as vLLM does; its text is "".
+      const ending = result.stopToken ? [result.stopToken] : [];
+      completionCount += result.tokens.length + ending.length;
+      tally.tokens += ending.length;
+      // The echo is the prompt's tokens' pieces, so the text is always its tokens' pieces joined.
+      const promptText = result.promptTokens.map((t) => t.text).join("");
       if (stream && hook) {
         const rest = hook.finish(result.text);
-        stream.send(chunk([{ index, text: rest.text, finish_reason: result.finishReason, logprobs: wantLogprobs ? logprobsOf(rest.tokens, offset) : null }]));
+        stream.send(chunk([{ index, text: rest.text, finish_reason: result.finishReason, logprobs: wantLogprobs ? logprobsOf([...rest.tokens, ...ending], offset) : null }]));
         continue;
       }
-      const shown = echo ? [...result.promptTokens, ...result.tokens] : result.tokens;
+      const shown = echo ? [...result.promptTokens, ...result.tokens, ...ending] : [...result.tokens, ...ending];
       choices.push({
         index,
         text: echo ? promptText + result.text : result.text,

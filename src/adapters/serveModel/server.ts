@@ -1,6 +1,6 @@
 // A local GGUF model behind OpenAI-compatible endpoints (node:http, loopback by default), so that OpenAI's
-// SDKs, cascades and evaluation tools can use it: /v1/models, /v1/completions, /v1/chat/completions and
-// /health. Requests run at once on the model's slots up to a queue bound, then get 429 (docs/serve-model.md).
+// SDKs, cascades and evaluation tools can use it: /v1/models, /v1/completions, /v1/chat/completions, vLLM's
+// /tokenize, /detokenize and /tokenizer_info, and /health. Requests run at once on the model's slots up to a queue bound, then get 429 (docs/serve-model.md).
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIP, type AddressInfo } from "node:net";
@@ -9,6 +9,7 @@ import type { LlamaCppModelAdapter } from "../llamaCppAdapter.js";
 import { serveApplyTemplate, serveChat, type ChatRenderer } from "./chat.js";
 import { serveCompletions } from "./completions.js";
 import { ServeModelError } from "./errors.js";
+import { serveDetokenize, serveTokenize, tokenizerInfo } from "./tokenizer.js";
 
 export interface ModelServerOptions {
   adapter: LlamaCppModelAdapter;
@@ -16,6 +17,8 @@ export interface ModelServerOptions {
   renderChat?: ChatRenderer;
   /** The chat template's source as /v1/models reports it (`metadata`, a file name); null without one. */
   chatTemplateName?: string | null;
+  /** The chat template's Jinja source for /tokenizer_info; default the model's own, null for none. */
+  chatTemplateSource?: string | null;
   /** Default 127.0.0.1. Any other address needs `apiKey`. */
   host?: string;
   /** Default 0: a free port. */
@@ -139,6 +142,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           if (id === adapter.model) return send(res, 200, served);
           throw new ServeModelError(404, `The model \`${id}\` does not exist; this server serves \`${adapter.model}\``, { param: "model", code: "model_not_found" });
         }
+        // vLLM's tokenizer endpoints, at the root as vLLM serves them (lm-eval's remote tokenizer calls them there).
+        if (req.method === "GET" && path === "/tokenizer_info") return send(res, 200, tokenizerInfo(adapter, options.chatTemplateSource));
+        if (req.method === "POST" && path === "/tokenize") return send(res, 200, serveTokenize(adapter, await readJson(req, maxBodyBytes)));
+        if (req.method === "POST" && path === "/detokenize") return send(res, 200, serveDetokenize(adapter, await readJson(req, maxBodyBytes)));
         if (req.method === "POST" && path === "/apply-template") {
           return send(res, 200, await serveApplyTemplate(renderChat, await readJson(req, maxBodyBytes)));
         }

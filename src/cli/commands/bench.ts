@@ -11,9 +11,11 @@ export const summary = "Run a benchmark suite (models × tasks × methods × α 
 
 const HELP = `usage: calibkit bench SUITE.yaml [--out DIR] [--cache DIR | --no-cache] [--quiet]
 
-Runs every model × task of the suite once through the evidence cache, then every method × α × repeat
-(independent random splits) on the local conformal engine. Writes report.html, summary.json and
-results.csv. A killed suite started again reads back what it computed. docs/bench.md has the file format.
+Runs every model × task of the suite once through the evidence cache (servers side by side, one progress
+line per model), then every method × α × repeat (independent random splits) on the local conformal engine.
+Writes report.html, summary.json and results.csv. A killed suite started again reads back what it
+computed; a model that fails fails its own cells (exit 1 after writing the rest). docs/bench.md has the
+file format.
 
   --out DIR          output folder (default ./calibkit-bench)
   --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else ~/.cache/calibkit)
@@ -46,7 +48,12 @@ export async function run(argv: string[]): Promise<number> {
     for (const e of s.evidence) lines.push(`evidence ${e.model.split("/").pop()} ${e.task}: ${e.items} items, ${e.hits} cached, ${e.computed} computed, ${e.modelCalls} model calls, ${e.itemsPerSecond.toFixed(1)} items/s`);
     lines.push(`time: ${s.totalSeconds.toFixed(1)} s`, `wrote ${out}/report.html`, `wrote ${out}/summary.json`, `wrote ${out}/results.csv`);
     process.stdout.write(lines.join("\n") + "\n");
-    return 0;
+    const failures = s.failures ?? [];
+    if (failures.length === 0) return 0;
+    // The other models' cells are written above; the failed ones resume from the cache on the next run.
+    for (const f of failures) process.stderr.write(`calibkit bench: failed: ${f.task} on ${f.model}: ${f.error}\n`);
+    process.stderr.write(`calibkit bench: ${failures.length} model × task cell(s) failed; run the same command again to compute only what is missing\n`);
+    return 1;
   } catch (err) {
     if (err instanceof CalibkitError) {
       process.stderr.write(`calibkit bench: ${err.message}\n`);

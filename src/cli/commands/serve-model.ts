@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     return usage("serve-model", err instanceof Error ? err.message : String(err));
   }
   // Loaded here, not at the top: `calibkit --help` lists this command without loading llama.cpp.
-  const { createLlamaCppAdapter, isLoopbackHost, resolveModelPath, startModelServer } = await import("../../adapters/index.js");
+  const { createLlamaCppAdapter, isLoopbackHost, readChatTemplateFile, resolveModelPath, startModelServer } = await import("../../adapters/index.js");
   if (!apiKey && !isLoopbackHost(values.host)) {
     return usage("serve-model", `--host ${values.host} is beyond loopback: give an API key (--api-key or CALIBKIT_SERVE_MODEL_API_KEY)`);
   }
@@ -67,7 +67,9 @@ export async function run(argv: string[]): Promise<number> {
   if (chatTemplateName.startsWith("wrapper:")) {
     process.stderr.write(`calibkit serve-model: ${adapter.model} has no chat template in its metadata; chat completions use node-llama-cpp's ${chatTemplateName.slice("wrapper:".length)} format, chosen from its name and architecture (--chat-template FILE picks one)\n`);
   }
-  const server = await startModelServer({ adapter, renderChat, chatTemplateName, host: values.host, port, apiKey, queue });
+  // /tokenizer_info shows the template's Jinja source, so a client rendering chats itself (lm-eval) renders the same.
+  const chatTemplateSource = typeof setting === "object" ? readChatTemplateFile(setting.file) : setting === "none" ? null : undefined;
+  const server = await startModelServer({ adapter, renderChat, chatTemplateName, chatTemplateSource, host: values.host, port, apiKey, queue });
   process.stdout.write(`listening ${server.url}\n`);
   await untilSignal("calibkit serve-model");
   await server.close();

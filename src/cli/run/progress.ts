@@ -18,6 +18,9 @@ export interface ProgressOptions {
   quiet?: boolean;
 }
 
+/** The bars of the steps open now on a terminal. */
+let multi: { bars: cliProgress.MultiBar; open: number } | undefined;
+
 const rateOf = (done: number, seconds: number) => (seconds > 0 ? done / seconds : 0);
 const eta = (left: number, rate: number) => (rate > 0 ? `${Math.ceil(left / rate)} s` : "?");
 
@@ -35,19 +38,33 @@ export function startProgress(label: string, total: number, options: ProgressOpt
     return { increment: (n = 1) => void (done += n), stop: seconds };
   }
   if (stream.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { format: `${label.padEnd(12)} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}`, stream, hideCursor: true, etaBuffer: 50 },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0, { rate: "0.0" });
+    // Steps that run at once (a bench's servers side by side) share one MultiBar: a line each.
+    const shared = (multi ??= {
+      bars: new cliProgress.MultiBar(
+        { format: "{label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}", stream, hideCursor: true, etaBuffer: 50 },
+        cliProgress.Presets.shades_classic,
+      ),
+      open: 0,
+    });
+    shared.open++;
+    const bar = shared.bars.create(total, 0, { label: label.padEnd(12), rate: "0.0" });
     return {
       increment(n = 1) {
         done += n;
         bar.update(done, { rate: rateOf(done, seconds()).toFixed(1) });
       },
       stop() {
-        bar.stop();
-        return finish();
+        const s = seconds();
+        const line = `${label}: ${done}/${total} in ${s.toFixed(1)} s (${rateOf(done, s).toFixed(1)}/s)\n`;
+        shared.bars.remove(bar);
+        if (--shared.open > 0) {
+          shared.bars.log(line);
+        } else {
+          shared.bars.stop();
+          multi = undefined;
+          stream.write(line);
+        }
+        return s;
       },
     };
   }

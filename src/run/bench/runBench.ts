@@ -1,19 +1,18 @@
-// `calibkit bench`: every model × task once through the evidence cache (one progress display for the
-// whole suite), then every method × α × repeat on the local conformal engine; results.csv, summary.json
-// and the comparative report.html (docs/bench.md).
+// `calibkit bench`: every model × task once through the evidence cache (the models side by side, one progress
+// line each: modelLanes.ts), then every method × α × repeat on the local conformal engine; results.csv,
+// summary.json and the comparative report.html (docs/bench.md).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { countingAdapter, openAdapter } from "../../adapters/index.js";
 import { loadDataset } from "../../datasets/index.js";
-import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../../evidence/index.js";
 import { benchPageOf, type BenchEvidence, type BenchRow, type BenchSummary } from "../../report/index.js";
 import { EvidenceCache } from "../../store/index.js";
-import { choicesOf, METHODS_BY_TYPE, promptItemOf, type ChoiceItem, type QueryType } from "../choices.js";
+import { choicesOf, METHODS_BY_TYPE } from "../choices.js";
 import { loadFewshot, withoutExemplars } from "../fewshot.js";
 import type { Reporter } from "../events.js";
 import { calibkitVersion } from "../version.js";
 import { conditionalCsv, resultsCsv } from "./csv.js";
 import { benchCell } from "./metrics.js";
+import { runModelLanes, type LoadedTask } from "./modelLanes.js";
 import type { Suite, SuiteTask } from "./suite.js";
 import { SuiteError } from "./suite.js";
 
@@ -22,13 +21,6 @@ export interface BenchOptions {
   out: string | undefined;
   cache: string | null;
   reporter: Reporter;
-}
-
-interface LoadedTask {
-  task: SuiteTask;
-  type: QueryType;
-  items: ChoiceItem[];
-  fewshot: Awaited<ReturnType<typeof loadFewshot>>;
 }
 
 async function loadTask(suite: Suite, task: SuiteTask): Promise<LoadedTask> {
@@ -51,63 +43,44 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
   }
   if (options.out !== undefined) await mkdir(options.out, { recursive: true });
   const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
-  const total = suite.models.length * tasks.reduce((a, t) => a + t.items.length, 0);
-  const bar = options.reporter.step("evidence", total);
+  let lanes: Awaited<ReturnType<typeof runModelLanes>>;
+  try {
+    lanes = await runModelLanes(suite, tasks, { cache, reporter: options.reporter, started });
+  } finally {
+    cache?.close();
+  }
   const evidence: BenchEvidence[] = [];
   const rows: BenchRow[] = [];
-  try {
-    for (const model of suite.models) {
-      const counted = countingAdapter(await openAdapter(model));
-      const adapter = counted.adapter;
-      try {
-        const level = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
-        for (const t of tasks) {
-          const prompt = await resolvePromptSettings({ ...t.task.prompt.settings, fewshot: t.fewshot }, adapter);
-          const calls0 = counted.calls();
-          const t0 = performance.now();
-          const promptItems = t.items.map((i) => promptItemOf(i, t.type));
-          const built = await cachedChoiceEvidence(promptItems, {
-            type: t.type, adapter, level, prompt, cache, fingerprint: adapter.fingerprint, promptHash: promptSettingsHash(prompt, t.type), model,
-            onBatch: (n) => bar.increment(n),
-          });
-          const seconds = (performance.now() - t0) / 1000;
-          let tokens = 0;
-          if (built.computed > 0) for (const i of t.items) tokens += await adapter.countTokens([i.context, i.question ?? "", ...i.texts].join(" "));
-          evidence.push({
-            model, task: t.task.name, items: t.items.length, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: counted.calls() - calls0,
-            seconds, itemsPerSecond: t.items.length / seconds, tokensPerSecond: built.computed > 0 ? tokens / seconds : null, accessLevel: level,
-          });
-          const width = t.items[0]!.names.length;
-          const probabilities = new Float64Array(t.items.length * width);
-          const labels = new Int32Array(t.items.length);
-          t.items.forEach((item, i) => {
-            if (item.names.length !== width) throw new SuiteError(suite.file, `tasks.${t.task.name}.dataset`, `item ${item.id} has ${item.names.length} options, the first item ${width}: a suite task needs one option count`);
-            const p = (built.evidence[i]!.option_probabilities ?? built.evidence[i]!.level_probabilities)!;
-            item.names.forEach((n, j) => (probabilities[i * width + j] = p[n]!));
-            labels[i] = item.names.indexOf(item.answer);
-          });
-          for (const method of suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m))) {
-            for (const alpha of suite.alphas) {
-              rows.push(benchCell({
-                model, task: t.task.name, type: t.type, method, alpha, probabilities, width, labels,
-                names: t.items.map((i) => i.names), groups: t.items.map((i) => i.group),
-                repeats: suite.repeats, seed: suite.seed, calibrationFraction: suite.calibrationFraction,
-              }));
-            }
-          }
+  // Cells in the suite's order (model, then task), whatever order the lanes finished in.
+  for (const model of suite.models) {
+    for (const t of tasks) {
+      const cell = lanes.cells.find((c) => c.model === model && c.task === t);
+      if (!cell) continue;
+      evidence.push(cell.stats);
+      const width = t.items[0]!.names.length;
+      const probabilities = new Float64Array(t.items.length * width);
+      const labels = new Int32Array(t.items.length);
+      t.items.forEach((item, i) => {
+        if (item.names.length !== width) throw new SuiteError(suite.file, `tasks.${t.task.name}.dataset`, `item ${item.id} has ${item.names.length} options, the first item ${width}: a suite task needs one option count`);
+        const p = (cell.evidence[i]!.option_probabilities ?? cell.evidence[i]!.level_probabilities)!;
+        item.names.forEach((n, j) => (probabilities[i * width + j] = p[n]!));
+        labels[i] = item.names.indexOf(item.answer);
+      });
+      for (const method of suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m))) {
+        for (const alpha of suite.alphas) {
+          rows.push(benchCell({
+            model, task: t.task.name, type: t.type, method, alpha, probabilities, width, labels,
+            names: t.items.map((i) => i.names), groups: t.items.map((i) => i.group),
+            repeats: suite.repeats, seed: suite.seed, calibrationFraction: suite.calibrationFraction,
+          }));
         }
-      } finally {
-        await adapter.dispose();
       }
     }
-  } finally {
-    bar.stop();
-    cache?.close();
   }
   const summary: BenchSummary = {
     calibkit: await calibkitVersion(), createdAt: new Date().toISOString(), suite: suite.file, seed: suite.seed, repeats: suite.repeats,
     models: suite.models, tasks: tasks.map((t) => ({ name: t.task.name, dataset: t.task.dataset, items: t.items.length })),
-    methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows, totalSeconds: (performance.now() - started) / 1000,
+    methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows, failures: lanes.failures, totalSeconds: (performance.now() - started) / 1000,
   };
   if (options.out !== undefined) {
     await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");

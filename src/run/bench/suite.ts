@@ -25,7 +25,10 @@ export interface SuiteTask {
 
 export interface Suite {
   file: string;
+  /** Paths and server URLs, in the file's order. */
   models: string[];
+  /** Per server URL: requests in flight at once (the entry's `concurrency`, default 8). */
+  concurrency: Record<string, number>;
   tasks: SuiteTask[];
   methods: string[];
   alphas: number[];
@@ -47,9 +50,31 @@ function modelPath(entry: string, base: string): string {
   return isAbsolute(entry) ? entry : resolve(base, entry);
 }
 
+/** Default requests in flight per server, as the OpenAI-compatible adapter's default. */
+export const DEFAULT_SERVER_CONCURRENCY = 8;
+
+/** A model entry as the file spells it: a path or URL, or a server with its own bound on requests in flight. */
+export type SuiteModelEntry = string | { url: string; concurrency?: number };
+
+/** One `models` entry: its path or URL; a server's `concurrency` goes into `concurrency`. */
+function modelEntry(m: unknown, at: string, base: string, concurrency: Record<string, number>, fail: (field: string, message: string) => never): string {
+  if (typeof m === "string" && m.trim()) {
+    const model = modelPath(m.trim(), base);
+    if (/^https?:/i.test(model)) concurrency[model] = DEFAULT_SERVER_CONCURRENCY;
+    return model;
+  }
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return fail(at, "must be a path, a URL, or a mapping {url, concurrency}");
+  const entry = m as Record<string, unknown>;
+  for (const k of Object.keys(entry)) if (k !== "url" && k !== "concurrency") fail(`${at}.${k}`, "unknown field (expected url, concurrency)");
+  const url = typeof entry.url === "string" && /^https?:\/\/\S+$/i.test(entry.url.trim()) ? entry.url.trim() : fail(`${at}.url`, "must be an http(s) URL of an OpenAI-compatible server");
+  const c = entry.concurrency ?? DEFAULT_SERVER_CONCURRENCY;
+  concurrency[url] = Number.isInteger(c) && (c as number) >= 1 && (c as number) <= 1024 ? (c as number) : fail(`${at}.concurrency`, `must be an integer from 1 to 1024, got ${JSON.stringify(c)}`);
+  return url;
+}
+
 /** A suite as its YAML file spells it (docs/bench.md), for a caller that builds one in code. */
 export interface SuiteDefinition {
-  models: string[];
+  models: SuiteModelEntry[];
   tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number }[];
   methods: string[];
   alphas: number[];
@@ -91,9 +116,11 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     if (!Array.isArray(v) || v.length === 0) fail(field, "must be a non-empty list");
     return v as unknown[];
   };
-  const models = list("models").map((m, i) => (typeof m === "string" && m.trim() ? modelPath(m.trim(), base) : fail(`models[${i}]`, "must be a path or URL")));
+  const concurrency: Record<string, number> = {};
+  const models = list("models").map((m, i) => modelEntry(m, `models[${i}]`, base, concurrency, fail));
   models.forEach((m, i) => {
     if (!/^https?:/i.test(m) && !existsSync(m)) fail(`models[${i}]`, `no model at ${m}`);
+    if (models.indexOf(m) !== i) fail(`models[${i}]`, `${m} is listed twice`);
   });
   const methods = list("methods").map((m, i) => METHODS.find((x) => typeof m === "string" && x.toLowerCase() === m.toLowerCase()) ?? fail(`methods[${i}]`, `must be one of ${METHODS.join(", ")}, got ${JSON.stringify(m)}`));
   const alphas = list("alphas").map((a, i) => (typeof a === "number" && a > 0 && a < 1 ? a : fail(`alphas[${i}]`, `must be a number strictly between 0 and 1, got ${JSON.stringify(a)}`)));
@@ -125,5 +152,5 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
     return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit };
   });
-  return { file, models, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
+  return { file, models, concurrency, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
 }
