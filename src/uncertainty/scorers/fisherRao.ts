@@ -11,6 +11,7 @@ export function fisherRaoScorer({ temperature = 2 }: { temperature?: number } = 
     confidence: "1-u",
     score: (s) => {
       const rows = s.greedy_log_probs!;
+      // lm-polygraph raises on an empty answer (scipy's softmax of a zero-size array).
       if (rows.length === 0) return NaN;
       let total = 0;
       for (const row of rows) {

@@ -18,8 +18,8 @@ export function renyiNegScorer({ alpha = 0.5, temperature = 2 }: RenyiNegOptions
     confidence: "1/(1+exp(u))",
     score: (s) => {
       const rows = s.greedy_log_probs!;
-      // numpy on an empty (0,) array: log(0) − (α−1)·log(0) over (α−1) is +∞ for α < 1, NaN for α = 1.
-      if (rows.length === 0) return alpha === 1 ? NaN : (alpha < 1 ? Infinity : -Infinity);
+      // lm-polygraph raises on an empty answer (scipy's softmax of a zero-size array).
+      if (rows.length === 0) return NaN;
       let total = 0;
       for (const row of rows) {
         const p = softmaxRow(row, temperature);
