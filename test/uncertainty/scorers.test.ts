@@ -65,7 +65,7 @@ describe("edge cases, against lm-polygraph on the same input", () => {
 
   it("K = 1 sample (LexicalSimilarity has no pair: NaN, a mean of nothing as in numpy)", () => {
     run({
-      sample_texts: I.sample_texts.slice(0, 1), sample_log_probs: stats.sample_log_probs!.slice(0, 1) as number[],
+      sample_texts: I.sample_texts.slice(0, 1), sample_log_probs: nums(I.sample_log_probs).slice(0, 1),
       sample_tokens: stats.sample_log_likelihoods!.slice(0, 1), semantic_matrix_entail: [[e[0]![0]!]],
       semantic_matrix_contra: [[c[0]![0]!]], sample_embeddings: stats.sample_embeddings!.slice(0, 1),
     }, E.k1);

@@ -245,7 +245,7 @@ def nli(e_block):
 entail, contra = nli([0, 0, 1, 0, 2])
 entail[1, 3] = 0.3; contra[1, 3] = 0.25  # a neutral-labelled pair inside class 0: the representative decides
 labels = np.argmax(np.stack([contra, 1 - entail - contra, entail], -1), -1)  # CONTRADICTION 0, NEUTRAL 1, ENTAILMENT 2
-embeddings = rng.normal(0, 1, (4, 6))
+embeddings = rng.normal(0, 1, (K, 6))
 similarity = [0.91, 0.83, 0.12, 0.88, 0.05]
 greedy_text = "Paris. Probability: 0.85"
 
