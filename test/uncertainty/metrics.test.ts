@@ -76,3 +76,25 @@ describe("hand-worked metric cases", () => {
     expect(Array.from(p.target)).toEqual([1, 0, 1]);
   });
 });
+
+describe("Kendall's tau in O(n log n)", () => {
+  it("equals the pair-by-pair count on tied data", () => {
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 50; round++) {
+      const n = 2 + Math.floor(rand() * 40);
+      const x = Array.from({ length: n }, () => Math.floor(rand() * 5));
+      const t = Array.from({ length: n }, () => Math.floor(rand() * 3));
+      const y = t.map((v) => -v);
+      let con = 0, dis = 0, xOnly = 0, yOnly = 0;
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+        const s = Math.sign(x[j]! - x[i]!) * Math.sign(y[j]! - y[i]!);
+        if (s > 0) con++; else if (s < 0) dis++; else if (x[i] === x[j] && y[i] !== y[j]) xOnly++; else if (y[i] === y[j] && x[i] !== x[j]) yOnly++;
+      }
+      const expected = (con - dis) / Math.sqrt((con + dis + xOnly) * (con + dis + yOnly));
+      const got = kendallTau(x, t);
+      if (Number.isNaN(expected) || !Number.isFinite(expected)) expect(got).toBeNaN();
+      else expect(got).toBeCloseTo(expected, 12);
+    }
+  });
+});
