@@ -31,6 +31,6 @@ export const CONFIDENCE_MAPS: Readonly<Record<ConfidenceMapName, ConfidenceMap>>
   "-u": map("-u", "u ∈ [−1, 0]", (u) => -u),
   /** u ∈ [0, 1]: 1 − u. */
   "1-u": map("1-u", "u ∈ [0, 1]", (u) => 1 - u),
-  /** u ≥ 1, a count of classes or an effective number of them: 1 / u. */
-  "1/u": map("1/u", "u ≥ 1", (u) => 1 / u),
+  /** u ≥ 1, a count of classes or an effective number of them: 1 / u (1 below 1, so it stays monotone). */
+  "1/u": map("1/u", "u ≥ 1", (u) => (u <= 1 ? 1 : 1 / u)),
 };

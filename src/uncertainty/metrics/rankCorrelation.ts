@@ -50,7 +50,7 @@ function tiedPairs(n: number, same: (a: number, b: number) => boolean): number {
 /** Inversions of `a` (pairs i < j with a[i] > a[j]) by merge sort; sorts `a`. */
 function inversions(a: Float64Array): number {
   let count = 0;
-  let src = a, dst = new Float64Array(a.length);
+  let src: Float64Array = a, dst: Float64Array = new Float64Array(a.length);
   for (let width = 1; width < a.length; width *= 2) {
     for (let lo = 0; lo < a.length; lo += 2 * width) {
       const mid = Math.min(lo + width, a.length), hi = Math.min(lo + 2 * width, a.length);
