@@ -156,5 +156,32 @@ describe("hand-worked cases from the papers' formulas", () => {
     expect(byName("EigenScore").score(s)).toBeCloseTo((Math.log(v + 1e-3) + 2 * Math.log(1e-3)) / 3, 10);
   });
 
+  it("RenyiNeg of uniform rows is −2·log V as lm-polygraph computes it (its log V term enters with the sign it has there)", () => {
+    const row = Array(5).fill(-Math.log(5));
+    expect(byName("RenyiNeg").score({ greedy_log_probs: [row, row] })).toBeCloseTo(-2 * Math.log(5), 13);
+  });
+
+  it("Monte Carlo entropies: −mean log p(s_k), and per token over the non-empty samples", () => {
+    expect(byName("MonteCarloSequenceEntropy").score({ sample_log_probs: [Math.log(0.5), Math.log(0.25)] })).toBeCloseTo(Math.log(8) / 2, 14);
+    expect(byName("MonteCarloNormalizedSequenceEntropy").score({ sample_log_probs: [-2, -3, -9], sample_tokens: [[1, 2], [3], []] })).toBe(2);
+  });
+
+  it("LexicalSimilarity: −ROUGE-1 F of \"a b\" and \"a c\" is −½; BLEU of one identical pair is −1", () => {
+    expect(byName("LexicalSimilarity_rouge1").score({ sample_texts: ["a b", "a c"] })).toBe(-0.5);
+    expect(byName("LexicalSimilarity_BLEU").score({ sample_texts: ["one two three four", "one two three four"] })).toBe(-1);
+  });
+
+  it("Eccentricity of two blocks of two identical samples: two centred indicator eigenvectors, √(½ + ½) = 1", () => {
+    const block = (i: number, j: number) => ((i < 2) === (j < 2) ? 1 : 0);
+    const e = Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (_, j) => block(i, j)));
+    expect(byName("Eccentricity_NLI_score_entail").score({ sample_texts: ["a", "a", "b", "b"], semantic_matrix_entail: e })).toBeCloseTo(1, 12);
+  });
+
+  it("CocoaPPL and CocoaMTE scale perplexity and mean entropy by the mean dissimilarity", () => {
+    const s = { greedy_log_likelihoods: [Math.log(0.5), Math.log(0.5)], entropy: [1, 3], greedy_sentence_similarity: [0.5, 0.5] };
+    expect(byName("CocoaPPL").score(s)).toBeCloseTo(Math.log(2) * 0.5, 14);
+    expect(byName("CocoaMTE").score(s)).toBe(1);
+  });
+
   it("reads a number, not a string, from the reference helper", () => expect(num("1e-3")).toBe(0.001));
 });
