@@ -1,5 +1,6 @@
 // Every scorer under its lm-polygraph name, with lm-polygraph's defaults; the option variants lm-polygraph names
-// apart (ROUGE/BLEU, NLI entail/contra/Jaccard, empirical semantic entropy) are entries of their own.
+// apart (ROUGE/BLEU, NLI entail/contra/Jaccard, the empirical, direct and unique-response semantic entropies) are
+// entries of their own.
 import type { Scorer } from "./scorer.js";
 import { maximumSequenceProbability } from "./scorers/maximumSequenceProbability.js";
 import { perplexity } from "./scorers/perplexity.js";
@@ -39,6 +40,8 @@ export const SCORERS: readonly Scorer[] = Object.freeze([
   monteCarloNormalizedSequenceEntropy,
   semanticEntropyScorer(),
   semanticEntropyScorer({ class_probability_estimation: "frequency" }),
+  semanticEntropyScorer({ entropy_estimation: "direct" }),
+  semanticEntropyScorer({ use_unique_responses: true }),
   ...(["rougeL", "rouge1", "rouge2", "BLEU"] as const).map((metric) => lexicalSimilarityScorer({ metric })),
   numSemSets,
   ...GRAPHS.map(eigValLaplacianScorer),
