@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCalibkit } from "../cliProcess.js";
+import { runCalibkit, type CliRun } from "../cliProcess.js";
+import { run } from "../../src/cli/commands/scores.js";
 import { SCORERS, predictionRejectionArea, rocAuc } from "../../src/uncertainty/index.js";
 import { REFERENCE as R } from "./reference/values.js";
 import { expectClose, num } from "./reference/numbers.js";
@@ -15,6 +16,22 @@ const file = (name: string, lines: unknown[]) => {
   writeFileSync(path, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
   return path;
 };
+/** In-process runs (the same code as the binary) keep the file fast; the first test spawns the real binary. */
+async function inproc(args: string[]): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const o = process.stdout.write.bind(process.stdout);
+  const e = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((c: string) => ((stdout += c), true)) as typeof process.stdout.write;
+  process.stderr.write = ((c: string) => ((stderr += c), true)) as typeof process.stderr.write;
+  try {
+    return { code: await run(args.slice(1)), signal: null, stdout, stderr };
+  } finally {
+    process.stdout.write = o;
+    process.stderr.write = e;
+  }
+}
+
 const parseOut = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: unknown; scores: Record<string, number | string> });
 
 describe("calibkit scores", () => {
@@ -31,25 +48,25 @@ describe("calibkit scores", () => {
   });
 
   it("names the line and the field of a malformed line, and exits 1", async () => {
-    const r = await runCalibkit(["scores", file("bad.jsonl", [
+    const r = await inproc(["scores", file("bad.jsonl", [
       { id: 1, greedy_log_likelihoods: [-0.5] },
       "",
       { id: 2, greedy_log_likelihoods: [-0.5, "minus infinity"] },
     ])]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/line 3: `greedy_log_likelihoods\.1` must be a number/);
-    const typo = await runCalibkit(["scores", file("typo.jsonl", [{ id: 1, sample_text: ["a"] }])]);
+    const typo = await inproc(["scores", file("typo.jsonl", [{ id: 1, sample_text: ["a"] }])]);
     expect(typo.stderr).toMatch(/line 1: `sample_text` is not a known field/);
-    const many = await runCalibkit(["scores", file("many.jsonl", [{ id: 1, entropy: ["a", "b", "c", "d", "e"] }])]);
+    const many = await inproc(["scores", file("many.jsonl", [{ id: 1, entropy: ["a", "b", "c", "d", "e"] }])]);
     expect(many.stderr).toMatch(/`entropy\.0` must be .*`entropy\.2` must be [^;]*; and 2 more\n$/);
-    const k = await runCalibkit(["scores", file("k.jsonl", [{ id: 1, sample_texts: ["a", "b"], sample_log_probs: [-1] }])]);
+    const k = await inproc(["scores", file("k.jsonl", [{ id: 1, sample_texts: ["a", "b"], sample_log_probs: [-1] }])]);
     expect(k.stderr).toMatch(/line 1: `sample_log_probs` has 1 samples where `sample_texts` has 2/);
-    const json = await runCalibkit(["scores", file("json.jsonl", ["{\"id\": 1,"])]);
+    const json = await inproc(["scores", file("json.jsonl", ["{\"id\": 1,"])]);
     expect(json.stderr).toMatch(/line 1: not valid JSON/);
   });
 
   it("names every scorer whose statistics are missing in one warning, and scores the rest", async () => {
-    const r = await runCalibkit(["scores", file("partial.jsonl", [
+    const r = await inproc(["scores", file("partial.jsonl", [
       { id: 1, greedy_log_likelihoods: [-0.5, "-Infinity"] },
       { id: 2, greedy_log_likelihoods: [], sample_texts: ["x"] },
     ]), "--scorers", "Perplexity,MaximumSequenceProbability,SemanticEntropy"]);
@@ -73,7 +90,7 @@ describe("calibkit scores", () => {
       values.push(-(ll[0]! + ll[1]!));
       correct.push(ok ? 1 : 0);
     }
-    const r = await runCalibkit(["scores", file("metrics.jsonl", lines), "--metrics", "--scorers", "MaximumSequenceProbability,Perplexity"]);
+    const r = await inproc(["scores", file("metrics.jsonl", lines), "--metrics", "--scorers", "MaximumSequenceProbability,Perplexity"]);
     expect(r.code).toBe(0);
     expect(parseOut(r.stdout)).toHaveLength(60);
     const table = r.stderr.trim().split("\n");
@@ -87,7 +104,7 @@ describe("calibkit scores", () => {
   });
 
   it("--scorers list prints each scorer with its level, statistics and confidence map", async () => {
-    const r = await runCalibkit(["scores", "--scorers", "list"]);
+    const r = await inproc(["scores", "--scorers", "list"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^EigenScore\s+L4\s+sample_embeddings\s+confidence 1\/\(1\+exp\(u\)\)$/m);
     expect(r.stdout.trim().split("\n")).toHaveLength(SCORERS.length);
