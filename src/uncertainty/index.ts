@@ -34,6 +34,8 @@ export { cocoaMSP, cocoaPPL, cocoaMTE } from "./scorers/cocoa.js";
 export { jaccardMatrix, similarityMatrix, normalizedLaplacian, type GraphOptions, type SimilarityScore, type Affinity } from "./similarityGraph.js";
 
 export { rougeScore, rougeTokens, type RougeType } from "./text/rougeScore.js";
+export { rougeLsum } from "./text/rougeLsum.js";
+export { pythonSplit } from "./text/whitespace.js";
 export { porterStem } from "./text/porterStemmer.js";
 export { sentenceBleu } from "./text/sentenceBleu.js";
 

@@ -5,7 +5,7 @@ export { GENERATION_TASK_NAMES, gradeGeneration, type Grade, type GradeOptions, 
 export { exactMatch, type ExactMatchOptions } from "./exactMatch.js";
 export { cutAtStops, findall, regexFilter, removeWhitespace, type RegexFilterOptions } from "./filters.js";
 export { intlTokenize, sacreBleu } from "./sacreBleu.js";
-export { rougeLsum, rougeN, rougeTokenize, truthfulqaRouge, type TruthfulRouge } from "./rougeScore.js";
+export { truthfulqaRouge, type TruthfulRouge } from "./rougeScore.js";
 export { normalizeAnswer, squadExactMatch, squadF1, squadScores } from "./squad.js";
 export { TRUTHFULQA_MEASURES, truthfulqaMetrics, type TruthfulqaMeasure } from "./truthfulqa.js";
 export { pyStrip, pySplit } from "./pythonText.js";

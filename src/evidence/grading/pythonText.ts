@@ -5,7 +5,6 @@
 const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const LEADING = new RegExp(`^[${PY_SPACE}]+`);
 const TRAILING = new RegExp(`[${PY_SPACE}]+$`);
-const RUNS = new RegExp(`[${PY_SPACE}]+`);
 
 /** Python's `s.strip()`. */
 export const pyStrip = (s: string): string => s.replace(LEADING, "").replace(TRAILING, "");
@@ -13,8 +12,8 @@ export const pyStrip = (s: string): string => s.replace(LEADING, "").replace(TRA
 /** Python's `s.rstrip()`. */
 export const pyRstrip = (s: string): string => s.replace(TRAILING, "");
 
-/** Python's `s.split()`: runs of whitespace separate, no empty pieces. */
-export const pySplit = (s: string): string[] => s.split(RUNS).filter((t) => t !== "");
+/** Python's `s.split()`: runs of whitespace separate, no empty pieces (the uncertainty scores' own). */
+export { pythonSplit as pySplit } from "../../uncertainty/index.js";
 
 /** Python's `string.punctuation`. */
 export const PY_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";

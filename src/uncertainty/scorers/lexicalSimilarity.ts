@@ -25,7 +25,7 @@ export function lexicalSimilarityScorer({ metric = "rougeL" }: { metric?: Lexica
     score: (s) => {
       const texts = s.sample_texts!;
       // Each text is tokenised once, not once per pair (the same tokens rouge-score makes per call).
-      const tokens = texts.map(metric === "BLEU" ? pythonSplit : rougeTokens);
+      const tokens = texts.map((t) => (metric === "BLEU" ? pythonSplit(t) : rougeTokens(t)));
       let total = 0;
       let pairs = 0;
       for (let i = 0; i < texts.length; i++) {

@@ -1,16 +1,17 @@
-// ROUGE-N and ROUGE-L F-measures as google-research's rouge-score computes them with use_stemmer=True (Lin 2004,
-// ROUGE: A Package for Automatic Evaluation of Summaries): lowercase, non-[a-z0-9] runs to spaces, Porter stems for
-// tokens longer than 3, clipped n-gram overlap, and the LCS by its dynamic-programming table.
+// ROUGE-N and ROUGE-L F-measures as google-research's rouge-score computes them (Lin 2004, ROUGE: A Package for
+// Automatic Evaluation of Summaries): lowercase, non-[a-z0-9] runs to spaces, Porter stems for tokens longer than 3
+// when stemming (lm-polygraph's use_stemmer=True; lm-eval's truthfulqa uses none), clipped n-gram overlap, and the
+// LCS by its dynamic-programming table.
 import { porterStem } from "./porterStemmer.js";
 
 export type RougeType = "rouge1" | "rouge2" | "rougeL" | `rouge${number}`;
 
-/** rouge_score.tokenize.tokenize(text, PorterStemmer()). */
-export function rougeTokens(text: string): string[] {
+/** rouge_score.tokenize.tokenize(text, stemmer): with `stem`, PorterStemmer() as lm-polygraph's scorers use. */
+export function rougeTokens(text: string, stem = true): string[] {
   const tokens = text.toLowerCase().replace(/[^a-z0-9]+/g, " ").split(/\s+/);
   const out: string[] = [];
   for (const t of tokens) {
-    const s = t.length > 3 ? porterStem(t) : t;
+    const s = stem && t.length > 3 ? porterStem(t) : t;
     if (/^[a-z0-9]+$/.test(s)) out.push(s);
   }
   return out;
@@ -58,6 +59,6 @@ export function rougeFromTokens(type: RougeType, target: readonly string[], pred
   return fmeasure(overlap / Math.max(pCount, 1), overlap / Math.max(tCount, 1));
 }
 
-export function rougeScore(type: RougeType, target: string, prediction: string): number {
-  return rougeFromTokens(type, rougeTokens(target), rougeTokens(prediction));
+export function rougeScore(type: RougeType, target: string, prediction: string, stem = true): number {
+  return rougeFromTokens(type, rougeTokens(target, stem), rougeTokens(prediction, stem));
 }
