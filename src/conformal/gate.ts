@@ -6,9 +6,9 @@ import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
 import { crcThreshold, nextUp } from "./riskControl.js";
 import { floorTimes } from "./exactDecimal.js";
 import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
-import { benjaminiHochberg, selectionPValue } from "./fdr.js";
+import { benjaminiHochbergCounts, selectionPValueCount } from "./fdr.js";
 import { sortScores } from "./quantile.js";
-import { sortedSelectionPValue } from "./gateSorted.js";
+import { sortedSelectionCount } from "./gateSorted.js";
 import { assertKind } from "./set.js";
 
 export type GateGuarantee = "risk" | "risk_high_probability" | "fdr";
@@ -127,27 +127,33 @@ function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateO
   return { threshold: grid[r - 1]!, feasible: true, empiricalRisk: risks[r - 1]! * B };
 }
 
+/** The numerator 1 + #{calibration fails ≥ score} of the conformal p-value (its denominator is n + 1). */
+function pValueCount(cal: CalibratedGate, score: number): number {
+  if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
+  return sortedSelectionCount(cal, score) ?? selectionPValueCount(cal.failScores, score);
+}
+
 /** Conformal p-value of "this item fails" (fdr gates). */
 export function gatePValue(cal: CalibratedGate, score: number): number {
   assertKind(cal, "gate", "gatePValue");
-  if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
-  return sortedSelectionPValue(cal, score) ?? selectionPValue(cal.failScores, cal.n, score);
+  return pValueCount(cal, score) / (cal.n + 1);
 }
 
-/** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q). */
+/** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q, compared exactly). */
 export function decide(cal: CalibratedGate, score: number): GateDecision {
   assertKind(cal, "gate", "decide");
   if (Number.isNaN(score)) throw invalid("score is NaN", "score");
   if (!cal.feasible) return "abstain";
-  if (cal.guarantee === "fdr") return gatePValue(cal, score) <= cal.target ? "auto_approve" : "escalate";
+  if (cal.guarantee === "fdr") return pValueCount(cal, score) <= floorTimes(cal.n + 1, cal.target) ? "auto_approve" : "escalate";
   return score >= cal.threshold ? "auto_approve" : "escalate";
 }
 
-/** Decisions for a batch of queries: fdr applies BH across the batch; the others decide one by one. */
+/** Decisions for a batch of queries: fdr applies BH across the batch (exactly, on the p-values' integer ratios); the others decide one by one. */
 export function decideBatch(cal: CalibratedGate, scores: ArrayLike<number>): GateDecision[] {
   assertKind(cal, "gate", "decideBatch");
   if (cal.guarantee !== "fdr") return Array.from(scores as ArrayLike<number>, (s) => decide(cal, s));
+  for (let i = 0; i < scores.length; i++) if (Number.isNaN(scores[i]!)) throw invalid(`scores[${i}] is NaN`, `scores[${i}]`);
   if (!cal.feasible) return Array.from(scores as ArrayLike<number>, () => "abstain" as const);
-  const p = Array.from(scores as ArrayLike<number>, (s) => gatePValue(cal, s));
-  return benjaminiHochberg(p, cal.target).map((sel) => (sel ? "auto_approve" : "escalate"));
+  const counts = Array.from(scores as ArrayLike<number>, (s) => pValueCount(cal, s));
+  return benjaminiHochbergCounts(counts, cal.n + 1, cal.target).map((sel) => (sel ? "auto_approve" : "escalate"));
 }

@@ -52,12 +52,11 @@ const above = (u: SortedUnion, s: number): number => size(u) - countAtMost(u.bas
 /** Registered sorted fails of fdr gates built here: p-values count them without merging the two parts. */
 const sortedFails = new WeakMap<CalibratedGate, SortedUnion>();
 
-/** selectionPValue of an fdr gate built here, counted on the two sorted parts (no merge); else undefined. */
-export function sortedSelectionPValue(cal: CalibratedGate, s: number): number | undefined {
+/** 1 + #{fails ≥ s} (selectionPValueCount) of an fdr gate built here, counted on the two sorted parts (no merge); else undefined. */
+export function sortedSelectionCount(cal: CalibratedGate, s: number): number | undefined {
   const u = sortedFails.get(cal);
   if (!u) return undefined;
-  // The arithmetic of selectionPValue: (1 + #{fails ≥ s}) / (n + 1).
-  return (1 + size(u) - countBelow(u.base, s) - (u.delta.length ? countBelow(u.delta, s) : 0)) / (cal.n + 1);
+  return 1 + size(u) - countBelow(u.base, s) - (u.delta.length ? countBelow(u.delta, s) : 0);
 }
 
 /**

@@ -96,7 +96,7 @@ export {
 export { calibrateGateSorted, extendGateScores, NO_GATE_SCORES, type GateScores } from "./gateSorted.js";
 export { crcThreshold, nextUp, type CrcResult } from "./riskControl.js";
 export { hoeffdingBentkusPValue, fixedSequenceRejections, defaultThresholdGrid } from "./ltt.js";
-export { selectionPValue, benjaminiHochberg } from "./fdr.js";
+export { selectionPValue, selectionPValueCount, benjaminiHochberg, benjaminiHochbergCounts } from "./fdr.js";
 
 // claim
 export {
