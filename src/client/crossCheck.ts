@@ -12,7 +12,8 @@ import type {
   Answer, BeliefQuery, ClaimQuery, EvaluateRequest, EvaluateResponse, ExampleRecord, GateQuery, IntervalQuery, JudgeAnswer, JudgeQuery,
   Profile, RouteAnswer, RouteQuery, SetQuery,
 } from "../api/index.js";
-import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
+import type { GateDecision } from "../conformal/index.js";
+import { localBeliefAnswer, localGateAnswer, localGateBatches } from "./crossCheckBelief.js";
 import { localClaimAnswer } from "./crossCheckClaim.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
 import { evidenceMap, exactLabelName, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
@@ -103,12 +104,12 @@ export class CrossChecker {
   }
 
   /** The local engine's answer to one query of any type, or why it cannot give one. */
-  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown): LocalResult {
+  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown, gates: ReadonlyMap<string, GateDecision>): LocalResult {
     switch (query.type) {
       case "set": return { answer: this.localSetAnswer(name, query as SetQuery) as unknown as Record<string, unknown> };
       case "interval": return { answer: this.localIntervalAnswer(name, query as IntervalQuery) };
       case "belief": return localBeliefAnswer(this.#engine, name, query as BeliefQuery);
-      case "gate": return localGateAnswer(this.#engine, name, query as GateQuery);
+      case "gate": return localGateAnswer(this.#engine, name, query as GateQuery, gates.get(name));
       case "claim": return localClaimAnswer(this.#engine, name, query as ClaimQuery);
       case "judge": return localJudgeAnswer(this.#engine, name, query as JudgeQuery, context, answer as JudgeAnswer);
       case "route": return localRouteAnswer(this.#engine, name, query as RouteQuery, answer as RouteAnswer);
@@ -122,6 +123,7 @@ export class CrossChecker {
   check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
     const found: CrossCheckDisagreement[] = [];
     predictSetsTogether(this.#engine, request, this.#together);
+    const gates = localGateBatches(this.#engine, request.queries);
     for (const [name, query] of Object.entries(request.queries)) {
       const who = label ? `${label}/${name}` : name;
       const answer = response.answers[name] as Answer | undefined;
@@ -129,7 +131,7 @@ export class CrossChecker {
         found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
         continue;
       }
-      const result = this.#local(name, query, answer, request.context);
+      const result = this.#local(name, query, answer, request.context, gates);
       if ("unchecked" in result) {
         this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
         this.#report.uncheckedReasons.push({ query: who, reason: result.unchecked });
