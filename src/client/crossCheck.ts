@@ -8,6 +8,7 @@
 // crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
 // (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
 // with its reason, never as agreeing.
+import { guaranteeWords, type Guarantee } from "../api/index.js";
 import type {
   Answer, BeliefQuery, ClaimQuery, EvaluateRequest, EvaluateResponse, ExampleRecord, GateQuery, IntervalQuery, JudgeAnswer, JudgeQuery,
   Profile, RouteAnswer, RouteQuery, SetQuery,
@@ -48,6 +49,12 @@ export interface CrossCheckerOptions {
   stageCosts?: Readonly<Record<string, number>>;
 }
 
+/** The local answer with its guarantee's sentence and sense from the table (docs/guarantees.md), as the service writes them. */
+function withGuaranteeWords(type: string, answer: Record<string, unknown>): Record<string, unknown> {
+  const g = answer.guarantee as (Guarantee & { kind?: string }) | undefined;
+  return g ? { ...answer, guarantee: { ...g, ...guaranteeWords(type, g) } } : answer;
+}
+
 export class CrossChecker {
   readonly #cache = new Map<string, unknown>();
   readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, uncheckedReasons: [], disagreements: [] };
@@ -71,12 +78,12 @@ export class CrossChecker {
 
   /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
   localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
-    return localSetAnswer(this.#engine, name, query, this.#together);
+    return withGuaranteeWords("set", localSetAnswer(this.#engine, name, query, this.#together) as unknown as Record<string, unknown>) as unknown as LocalSetAnswer;
   }
 
   /** The interval answer the local engine gives to `query` (named `name`). */
   localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
-    return localIntervalAnswer(this.#engine, name, query);
+    return withGuaranteeWords("interval", localIntervalAnswer(this.#engine, name, query));
   }
 
   /**
@@ -137,7 +144,7 @@ export class CrossChecker {
         this.#report.uncheckedReasons.push({ query: who, reason: result.unchecked });
         continue;
       }
-      const local = result.answer;
+      const local = withGuaranteeWords(query.type, result.answer);
       const c = compareFields(answer, local, "", CROSS_CHECK_TOLERANCE);
       this.#report.answers++;
       this.#report.fields += c.fields;

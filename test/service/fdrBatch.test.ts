@@ -57,7 +57,7 @@ describe("fdr gate queries across one request", () => {
     expect(checker.check(request, response)).toEqual([]);
     expect(checker.report.answers).toBe(100);
     // A tampered decision is still caught.
-    const flipped = { answers: { ...response.answers, q7: { ...response.answers.q7, decision: decisions[7] === "auto_approve" ? "escalate" : "auto_approve" } } } as typeof response;
+    const flipped = { answers: { ...response.answers, q7: { ...response.answers.q7, decision: decisions[7] === "auto_approve" ? "escalate" : "auto_approve" } } } as unknown as typeof response;
     expect(new CrossChecker(profile, examples).check(request, flipped).map((d) => d.query)).toEqual(["q7"]);
   });
 
