@@ -3,9 +3,9 @@
 // selection + BH across a batch). abstain when no threshold meets the guarantee.
 
 import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
-import { crcThreshold, nextUp } from "./riskControl.js";
+import { budgetThreshold, crcThreshold, nextUp } from "./riskControl.js";
 import { floorTimes } from "./exactDecimal.js";
-import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
+import { fixedSequenceRejections, hoeffdingBentkusPValue, lttLossBudget } from "./ltt.js";
 import { benjaminiHochbergCounts, selectionPValueCount } from "./fdr.js";
 import { sortScores } from "./quantile.js";
 import { sortedSelectionCount } from "./gateSorted.js";
@@ -31,7 +31,7 @@ export interface GateOptions {
   readonly delta?: number;
   /** B, the largest loss (default 1). */
   readonly lossBound?: number;
-  /** risk_high_probability: thresholds from strict to lenient (default 1001 points from 1 to 0). Fixed before seeing data. */
+  /** risk_high_probability: thresholds from strict to lenient, fixed before seeing data (default: every threshold, i.e. the distinct calibration scores). */
   readonly grid?: ArrayLike<number>;
 }
 
@@ -109,7 +109,35 @@ export function calibrateGate(examples: GateExamples, options: GateOptions): Cal
 }
 
 function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateOptions, B: number) {
-  const grid = options.grid ? Float64Array.from(options.grid) : defaultThresholdGrid();
+  if (options.grid) return lttGridGate(scores, losses, options, B);
+  const n = scores.length;
+  let zeroOrBound = true;
+  for (let i = 0; i < n && zeroOrBound; i++) zeroOrBound = losses[i] === 0 || losses[i] === B;
+  if (zeroOrBound) {
+    // Counts of approved losses: the walk stops where the count passes the budget (ltt.ts, lttLossBudget).
+    const r = budgetThreshold(scores, losses.map((l) => (l === 0 ? 0 : 1)), lttLossBudget(n, options.target / B, options.delta!));
+    return { threshold: r.threshold, feasible: r.feasible, empiricalRisk: r.empiricalRisk * B };
+  }
+  // Other losses: the walk itself, over the distinct scores from the top, a tie group at a time.
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+  if (hoeffdingBentkusPValue(0, n, options.target / B) > options.delta!) return { threshold: Infinity, feasible: false, empiricalRisk: 0 };
+  let sum = 0;
+  let t = 0;
+  while (t < n) {
+    let u = t;
+    let group = 0;
+    const s = scores[order[t]!]!;
+    while (u < n && scores[order[u]!]! === s) group += losses[order[u++]!]! / B;
+    if (hoeffdingBentkusPValue((sum + group) / n, n, options.target / B) > options.delta!) return { threshold: nextUp(s), feasible: true, empiricalRisk: (sum / n) * B };
+    sum += group;
+    t = u;
+  }
+  return { threshold: -Infinity, feasible: true, empiricalRisk: (sum / n) * B };
+}
+
+/** Learn then Test on a grid the caller fixed before seeing data. */
+function lttGridGate(scores: ArrayLike<number>, losses: Float64Array, options: GateOptions, B: number) {
+  const grid = Float64Array.from(options.grid!);
   for (let j = 1; j < grid.length; j++) if (!(grid[j]! < grid[j - 1]!)) throw invalid("grid must be strictly decreasing (strict to lenient)", "grid");
   const n = scores.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
@@ -125,6 +153,17 @@ function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateO
   const r = fixedSequenceRejections(pValues, options.delta!);
   if (r === 0) return { threshold: Infinity, feasible: false, empiricalRisk: 0 };
   return { threshold: grid[r - 1]!, feasible: true, empiricalRisk: risks[r - 1]! * B };
+}
+
+/**
+ * How many fails (zero-one loss) the gate's rule lets through on calibration: it approves a test item iff its
+ * score is above the (K + 1)-th highest calibration fail score (all of them when there are ≤ K fails), K being
+ * this; −1 when infeasible. CRC and a batch of one fdr: ⌊(n + 1)·target⌋ − 1; Learn then Test: lttLossBudget.
+ * (The law of the realized test risk follows from it: the run's band, src/run/queryTypes/bands.ts.)
+ */
+export function gateFailBudget(guarantee: GateGuarantee, n: number, target: number, delta?: number): number {
+  if (guarantee === "risk_high_probability") return lttLossBudget(n, target, delta!);
+  return floorTimes(n + 1, target) - 1;
 }
 
 /** The numerator 1 + #{calibration fails ≥ score} of the conformal p-value (its denominator is n + 1). */
