@@ -110,6 +110,8 @@ export {
   type CalibratedClaims,
   type ClaimDecision,
   type ClaimFiltering,
+  type ClaimTieBreak,
+  type ClaimUniforms,
 } from "./claim.js";
 export { agreementFrequencies, normalizeClaimText, splitIntoClaims } from "./agreement.js";
 
