@@ -70,7 +70,7 @@ export const routeDriver: Driver = {
       guarantee: guaranteeStatement("route", guarantee, budget ? { target, delta: ROUTE_DELTA } : { alpha: ctx.alpha, delta: ROUTE_DELTA }),
       quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
       value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
-      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target, which the calibrated thresholds meet with probability ≥ ${1 - ROUTE_DELTA} (so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))})`,
+      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target; the guarantee holds for a calibration with probability ≥ 1 − δ, δ = ${ROUTE_DELTA}, so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))}`,
       rates: [
         { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
         ...ctx.stages.map((s) => ({ name: `served by ${s.name}`, value: served(s.name) })),
