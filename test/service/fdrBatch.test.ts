@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EvaluateRequest, ExampleRecord, GateAnswer } from "../../src/api/index.js";
+import { guaranteeStatement, type EvaluateRequest, type ExampleRecord, type GateAnswer } from "../../src/api/index.js";
 import { CrossChecker, EvaluationClient } from "../../src/client/index.js";
 import { calibrateGate, decide, decideBatch, mulberry32 } from "../../src/conformal/index.js";
 import { startService, type RunningService } from "../../src/service/index.js";
@@ -50,6 +50,10 @@ describe("fdr gate queries across one request", () => {
     const batch = decideBatch(cal, testScores);
     const alone = testScores.map((p) => decide(cal, p));
     expect(decisions).toEqual(batch);
+    // The guarantee says what the batch controls, in the table's words (docs/guarantees.md).
+    const g = (response.answers.q0 as GateAnswer).guarantee;
+    expect(g.statement).toBe(guaranteeStatement("gate", "fdr", { target: 0.1 }));
+    expect(g.sense).toBe("in_expectation");
     // The batch decides differently from 100 batches of one (what the service did before), so the check has teeth.
     expect(batch.filter((d) => d === "auto_approve").length).toBeLessThan(alone.filter((d) => d === "auto_approve").length);
     const profile = await client.getProfile("fdr");
