@@ -88,3 +88,36 @@ describe("claim tie-breaking", () => {
     expect(() => filterClaims(cal, [{ text: "a", score: 0.4 }])).toThrow(/uniform per claim/);
   });
 });
+
+describe("calibkit conformal claim breaks ties by its seed", () => {
+  it("prints tie_break random by default, the same answer for the same seed, and more kept than --randomized off", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { run } = await import("../../src/cli/commands/conformal.js");
+    const dir = mkdtempSync(join(tmpdir(), "calibkit-claimties-"));
+    const rng = mulberry32(17);
+    const cal = Array.from({ length: 80 }, () => ({ claims: makeExample(rng) }));
+    const test = Array.from({ length: 40 }, () => ({ claims: makeExample(rng).map(({ text, score }) => ({ text, score })) }));
+    writeFileSync(join(dir, "cal.json"), JSON.stringify(cal));
+    writeFileSync(join(dir, "test.json"), JSON.stringify(test));
+    const once = async (...extra: string[]) => {
+      let out = "";
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((c: string) => ((out += c), true)) as typeof process.stdout.write;
+      try {
+        expect(await run(["claim", "--alpha", "0.2", "--calibration", join(dir, "cal.json"), "--test", join(dir, "test.json"), ...extra])).toBe(0);
+      } finally {
+        process.stdout.write = write;
+      }
+      return JSON.parse(out) as { tie_break: string; predictions: { retained_claims: unknown[] }[] };
+    };
+    const a = await once("--seed", "5");
+    expect(a.tie_break).toBe("random");
+    expect(await once("--seed", "5")).toEqual(a);
+    const off = await once("--randomized", "off");
+    expect(off.tie_break).toBe("conservative");
+    const kept = (r: typeof a) => r.predictions.reduce((s, p) => s + p.retained_claims.length, 0);
+    expect(kept(a)).toBeGreaterThan(kept(off));
+  });
+});
