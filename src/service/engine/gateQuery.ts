@@ -4,7 +4,7 @@
 // threshold, escalate below, abstain when the data cannot certify any threshold.
 import type { GateAnswer, GateQuery } from "../../api/index.js";
 import { gateCalibration, gatePool } from "./gateCalibration.js";
-import { decide, decideBatch, gateLossWeights, gateMinimumN, type GateDecision } from "./conformal.js";
+import { decide, decideBatch, gateLossWeights, gateMinimumN, type CalibratedGate, type GateDecision } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { CalibrationPending } from "./rebuilds.js";
@@ -32,7 +32,7 @@ function gatePrepared(input: QueryInput<GateQuery>) {
  * whose profile is short, is left out (its own answer reports that).
  */
 export function decideGatesTogether(inputs: readonly QueryInput[]): (GateDecision | undefined)[] | undefined {
-  const batches = new Map<string, { at: number[]; scores: number[]; cal: Parameters<typeof decideBatch>[0] }>();
+  const batches = new Map<string, { at: number[]; scores: number[]; cal: CalibratedGate }>();
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     if (input.query.type !== "gate" || input.query.guarantee !== "fdr") continue;
