@@ -4,6 +4,7 @@ import { backendSchema } from "./backend.js";
 import { accessLevelSchema, contentSchema } from "./common.js";
 import { checkEvaluateRequestShape } from "./evaluateFastPath.js";
 import { evaluateRuleIssues, type RuleIssue } from "./evidenceRules.js";
+import { GUARANTEE_SENSES } from "./guarantees.js";
 import { querySchema, type Query } from "./query.js";
 
 const evaluateRequestShape = z.looseObject({
@@ -66,6 +67,10 @@ export const guaranteeSchema = z.looseObject({
   group: z.string().optional(),
   evidence_level: accessLevelSchema.optional(),
   reason: z.string().optional(),
+  /** The guarantee in words, from the table of src/api/guarantees.ts (docs/guarantees.md). */
+  statement: z.string().optional(),
+  /** How it holds: in_expectation, high_probability (1 − δ over calibration draws), marginal, or none. */
+  sense: z.enum(GUARANTEE_SENSES).optional(),
 });
 export type Guarantee = z.infer<typeof guaranteeSchema>;
 

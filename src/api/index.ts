@@ -18,6 +18,7 @@ export * from "./query.js";
 export * from "./evidenceRules.js";
 export * from "./evaluate.js";
 export * from "./evaluateJson.js";
+export * from "./guarantees.js";
 export * from "./profile.js";
 export * from "./monitor.js";
 export * from "./backends.js";

@@ -60,6 +60,8 @@ export const claimQuerySchema = z.looseObject({
   instructions: z.string(),
   alpha: unitIntervalSchema.optional(),
   support_source: contentSchema.optional(),
+  /** Extension: `random` (default) breaks tied claim scores with seeded uniforms, `conservative` keeps or drops tied claims together. */
+  tie_break: z.enum(["random", "conservative"]).optional(),
   ...base,
 });
 

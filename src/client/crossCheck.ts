@@ -8,11 +8,13 @@
 // crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
 // (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
 // with its reason, never as agreeing.
+import { guaranteeWords, type Guarantee } from "../api/index.js";
 import type {
   Answer, BeliefQuery, ClaimQuery, EvaluateRequest, EvaluateResponse, ExampleRecord, GateQuery, IntervalQuery, JudgeAnswer, JudgeQuery,
   Profile, RouteAnswer, RouteQuery, SetQuery,
 } from "../api/index.js";
-import { localBeliefAnswer, localGateAnswer } from "./crossCheckBelief.js";
+import type { GateDecision } from "../conformal/index.js";
+import { localBeliefAnswer, localGateAnswer, localGateBatches } from "./crossCheckBelief.js";
 import { localClaimAnswer } from "./crossCheckClaim.js";
 import { compareFields, CROSS_CHECK_TOLERANCE, type FieldDifference } from "./crossCheckCompare.js";
 import { evidenceMap, exactLabelName, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
@@ -47,6 +49,12 @@ export interface CrossCheckerOptions {
   stageCosts?: Readonly<Record<string, number>>;
 }
 
+/** The local answer with its guarantee's sentence and sense from the table (docs/guarantees.md), as the service writes them. */
+function withGuaranteeWords(type: string, answer: Record<string, unknown>): Record<string, unknown> {
+  const g = answer.guarantee as (Guarantee & { kind?: string }) | undefined;
+  return g ? { ...answer, guarantee: { ...g, ...guaranteeWords(type, g) } } : answer;
+}
+
 export class CrossChecker {
   readonly #cache = new Map<string, unknown>();
   readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, uncheckedReasons: [], disagreements: [] };
@@ -70,12 +78,12 @@ export class CrossChecker {
 
   /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
   localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
-    return localSetAnswer(this.#engine, name, query, this.#together);
+    return withGuaranteeWords("set", localSetAnswer(this.#engine, name, query, this.#together) as unknown as Record<string, unknown>) as unknown as LocalSetAnswer;
   }
 
   /** The interval answer the local engine gives to `query` (named `name`). */
   localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
-    return localIntervalAnswer(this.#engine, name, query);
+    return withGuaranteeWords("interval", localIntervalAnswer(this.#engine, name, query));
   }
 
   /**
@@ -103,12 +111,12 @@ export class CrossChecker {
   }
 
   /** The local engine's answer to one query of any type, or why it cannot give one. */
-  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown): LocalResult {
+  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown, gates: ReadonlyMap<string, GateDecision>): LocalResult {
     switch (query.type) {
       case "set": return { answer: this.localSetAnswer(name, query as SetQuery) as unknown as Record<string, unknown> };
       case "interval": return { answer: this.localIntervalAnswer(name, query as IntervalQuery) };
       case "belief": return localBeliefAnswer(this.#engine, name, query as BeliefQuery);
-      case "gate": return localGateAnswer(this.#engine, name, query as GateQuery);
+      case "gate": return localGateAnswer(this.#engine, name, query as GateQuery, gates.get(name));
       case "claim": return localClaimAnswer(this.#engine, name, query as ClaimQuery);
       case "judge": return localJudgeAnswer(this.#engine, name, query as JudgeQuery, context, answer as JudgeAnswer);
       case "route": return localRouteAnswer(this.#engine, name, query as RouteQuery, answer as RouteAnswer);
@@ -122,6 +130,7 @@ export class CrossChecker {
   check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
     const found: CrossCheckDisagreement[] = [];
     predictSetsTogether(this.#engine, request, this.#together);
+    const gates = localGateBatches(this.#engine, request.queries);
     for (const [name, query] of Object.entries(request.queries)) {
       const who = label ? `${label}/${name}` : name;
       const answer = response.answers[name] as Answer | undefined;
@@ -129,13 +138,13 @@ export class CrossChecker {
         found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
         continue;
       }
-      const result = this.#local(name, query, answer, request.context);
+      const result = this.#local(name, query, answer, request.context, gates);
       if ("unchecked" in result) {
         this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
         this.#report.uncheckedReasons.push({ query: who, reason: result.unchecked });
         continue;
       }
-      const local = result.answer;
+      const local = withGuaranteeWords(query.type, result.answer);
       const c = compareFields(answer, local, "", CROSS_CHECK_TOLERANCE);
       this.#report.answers++;
       this.#report.fields += c.fields;

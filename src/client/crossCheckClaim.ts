@@ -1,9 +1,9 @@
 // Local recomputation of claim answers (conformal factuality, Mohri & Hashimoto 2024): the response's claims
 // scored as the service scores them (the client's own scores at L2+, else sample agreement), filtered by the
-// threshold calibrated on the profile's labelled claims.
+// threshold calibrated on the profile's labelled claims, ties broken by the service's seeded uniforms.
 import type { ClaimQuery, Evidence } from "../api/index.js";
 import {
-  agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, splitIntoClaims,
+  agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, rngFromString, splitIntoClaims,
   type CalibratedClaims, type LabelledClaim,
 } from "../conformal/index.js";
 import { exampleEvidence, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
@@ -41,17 +41,25 @@ function labelledClaims(label: unknown): { text: string; correct: boolean }[] | 
     !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean");
 }
 
-function claimExamples(engine: LocalEngine): LabelledClaim[][] {
+/** The u of each claim of the example stored at `position` (the service's tie-breaking seeds, docs/service.md). */
+function claimUniforms(profile: string, position: number, count: number): Float64Array {
+  const rng = rngFromString(`${profile}#claims@${position}`);
+  return Float64Array.from({ length: count }, () => rng());
+}
+
+function claimExamples(engine: LocalEngine): { claims: LabelledClaim[][]; uniforms: Float64Array[] } {
   return engine.cached("claims", () => {
-    const out: LabelledClaim[][] = [];
-    for (const example of engine.examples) {
+    const claims: LabelledClaim[][] = [];
+    const uniforms: Float64Array[] = [];
+    engine.examples.forEach((example, position) => {
       const labelled = labelledClaims(example.label);
       const evidence = exampleEvidence(example);
-      if (!labelled || !evidence?.samples) continue;
+      if (!labelled || !evidence?.samples) return;
       const { scores } = claimScores(evidence, labelled.map((c) => c.text));
-      out.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
-    }
-    return out;
+      claims.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
+      uniforms.push(claimUniforms(engine.profile.name, position, labelled.length));
+    });
+    return { claims, uniforms };
   });
 }
 
@@ -61,7 +69,7 @@ export function localClaimAnswer(engine: LocalEngine, name: string, query: Claim
   const alpha = query.alpha ?? engine.profile.alpha;
   const texts = responseClaims(evidence);
   const { scores, client } = claimScores(evidence, texts);
-  const examples = claimExamples(engine);
+  const { claims: examples, uniforms } = claimExamples(engine);
   const base = {
     ...profileFields(engine), alpha, n: examples.length,
     method: client ? "conformal-factuality (client claim scores)" : "conformal-factuality (sample agreement)",
@@ -75,8 +83,10 @@ export function localClaimAnswer(engine: LocalEngine, name: string, query: Claim
       },
     };
   }
-  const cal = engine.cached(`claim-cal|${alpha}`, (): CalibratedClaims => calibrateClaims(examples, { alpha }));
-  const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })));
+  const tieBreak = query.tie_break !== "conservative";
+  const cal = engine.cached(`claim-cal|${alpha}|${tieBreak}`, (): CalibratedClaims => calibrateClaims(examples, { alpha, ...(tieBreak ? { uniforms } : {}) }));
+  const rng = tieBreak ? rngFromString(`${engine.profile.name}@${engine.profile.version}/${name}`) : undefined;
+  const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })), rng && Float64Array.from(texts, () => rng()));
   const verdict = (c: { text: string; reason: string; score: number }) => ({ text: c.text, reason: c.reason, score: c.score });
   return {
     answer: {

@@ -3,12 +3,12 @@
 // selection + BH across a batch). abstain when no threshold meets the guarantee.
 
 import { ConformalError, checkUnitOpen, invalid } from "./errors.js";
-import { crcThreshold, nextUp } from "./riskControl.js";
+import { budgetThreshold, crcThreshold, nextUp } from "./riskControl.js";
 import { floorTimes } from "./exactDecimal.js";
-import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
-import { benjaminiHochberg, selectionPValue } from "./fdr.js";
+import { fixedSequenceRejections, hoeffdingBentkusPValue, lttLossBudget } from "./ltt.js";
+import { benjaminiHochbergCounts, selectionPValueCount } from "./fdr.js";
 import { sortScores } from "./quantile.js";
-import { sortedSelectionPValue } from "./gateSorted.js";
+import { sortedSelectionCount } from "./gateSorted.js";
 import { assertKind } from "./set.js";
 
 export type GateGuarantee = "risk" | "risk_high_probability" | "fdr";
@@ -31,7 +31,7 @@ export interface GateOptions {
   readonly delta?: number;
   /** B, the largest loss (default 1). */
   readonly lossBound?: number;
-  /** risk_high_probability: thresholds from strict to lenient (default 1001 points from 1 to 0). Fixed before seeing data. */
+  /** risk_high_probability: thresholds from strict to lenient, fixed before seeing data (default: every threshold, i.e. the distinct calibration scores). */
   readonly grid?: ArrayLike<number>;
 }
 
@@ -109,7 +109,35 @@ export function calibrateGate(examples: GateExamples, options: GateOptions): Cal
 }
 
 function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateOptions, B: number) {
-  const grid = options.grid ? Float64Array.from(options.grid) : defaultThresholdGrid();
+  if (options.grid) return lttGridGate(scores, losses, options, B);
+  const n = scores.length;
+  let zeroOrBound = true;
+  for (let i = 0; i < n && zeroOrBound; i++) zeroOrBound = losses[i] === 0 || losses[i] === B;
+  if (zeroOrBound) {
+    // Counts of approved losses: the walk stops where the count passes the budget (ltt.ts, lttLossBudget).
+    const r = budgetThreshold(scores, losses.map((l) => (l === 0 ? 0 : 1)), lttLossBudget(n, options.target / B, options.delta!));
+    return { threshold: r.threshold, feasible: r.feasible, empiricalRisk: r.empiricalRisk * B };
+  }
+  // Other losses: the walk itself, over the distinct scores from the top, a tie group at a time.
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+  if (hoeffdingBentkusPValue(0, n, options.target / B) > options.delta!) return { threshold: Infinity, feasible: false, empiricalRisk: 0 };
+  let sum = 0;
+  let t = 0;
+  while (t < n) {
+    let u = t;
+    let group = 0;
+    const s = scores[order[t]!]!;
+    while (u < n && scores[order[u]!]! === s) group += losses[order[u++]!]! / B;
+    if (hoeffdingBentkusPValue((sum + group) / n, n, options.target / B) > options.delta!) return { threshold: nextUp(s), feasible: true, empiricalRisk: (sum / n) * B };
+    sum += group;
+    t = u;
+  }
+  return { threshold: -Infinity, feasible: true, empiricalRisk: (sum / n) * B };
+}
+
+/** Learn then Test on a grid the caller fixed before seeing data. */
+function lttGridGate(scores: ArrayLike<number>, losses: Float64Array, options: GateOptions, B: number) {
+  const grid = Float64Array.from(options.grid!);
   for (let j = 1; j < grid.length; j++) if (!(grid[j]! < grid[j - 1]!)) throw invalid("grid must be strictly decreasing (strict to lenient)", "grid");
   const n = scores.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
@@ -127,27 +155,44 @@ function lttGate(scores: ArrayLike<number>, losses: Float64Array, options: GateO
   return { threshold: grid[r - 1]!, feasible: true, empiricalRisk: risks[r - 1]! * B };
 }
 
+/**
+ * How many fails (zero-one loss) the gate's rule lets through on calibration: it approves a test item iff its
+ * score is above the (K + 1)-th highest calibration fail score (all of them when there are ≤ K fails), K being
+ * this; −1 when infeasible. CRC and a batch of one fdr: ⌊(n + 1)·target⌋ − 1; Learn then Test: lttLossBudget.
+ * (The law of the realized test risk follows from it: the run's band, src/run/queryTypes/bands.ts.)
+ */
+export function gateFailBudget(guarantee: GateGuarantee, n: number, target: number, delta?: number): number {
+  if (guarantee === "risk_high_probability") return lttLossBudget(n, target, delta!);
+  return floorTimes(n + 1, target) - 1;
+}
+
+/** The numerator 1 + #{calibration fails ≥ score} of the conformal p-value (its denominator is n + 1). */
+function pValueCount(cal: CalibratedGate, score: number): number {
+  if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
+  return sortedSelectionCount(cal, score) ?? selectionPValueCount(cal.failScores, score);
+}
+
 /** Conformal p-value of "this item fails" (fdr gates). */
 export function gatePValue(cal: CalibratedGate, score: number): number {
   assertKind(cal, "gate", "gatePValue");
-  if (cal.guarantee !== "fdr" || !cal.failScores) throw invalid("p-values exist for fdr gates only", "guarantee");
-  return sortedSelectionPValue(cal, score) ?? selectionPValue(cal.failScores, cal.n, score);
+  return pValueCount(cal, score) / (cal.n + 1);
 }
 
-/** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q). */
+/** Decision for one query. fdr: the query is a batch of one (approve iff its p-value ≤ q, compared exactly). */
 export function decide(cal: CalibratedGate, score: number): GateDecision {
   assertKind(cal, "gate", "decide");
   if (Number.isNaN(score)) throw invalid("score is NaN", "score");
   if (!cal.feasible) return "abstain";
-  if (cal.guarantee === "fdr") return gatePValue(cal, score) <= cal.target ? "auto_approve" : "escalate";
+  if (cal.guarantee === "fdr") return pValueCount(cal, score) <= floorTimes(cal.n + 1, cal.target) ? "auto_approve" : "escalate";
   return score >= cal.threshold ? "auto_approve" : "escalate";
 }
 
-/** Decisions for a batch of queries: fdr applies BH across the batch; the others decide one by one. */
+/** Decisions for a batch of queries: fdr applies BH across the batch (exactly, on the p-values' integer ratios); the others decide one by one. */
 export function decideBatch(cal: CalibratedGate, scores: ArrayLike<number>): GateDecision[] {
   assertKind(cal, "gate", "decideBatch");
   if (cal.guarantee !== "fdr") return Array.from(scores as ArrayLike<number>, (s) => decide(cal, s));
+  for (let i = 0; i < scores.length; i++) if (Number.isNaN(scores[i]!)) throw invalid(`scores[${i}] is NaN`, `scores[${i}]`);
   if (!cal.feasible) return Array.from(scores as ArrayLike<number>, () => "abstain" as const);
-  const p = Array.from(scores as ArrayLike<number>, (s) => gatePValue(cal, s));
-  return benjaminiHochberg(p, cal.target).map((sel) => (sel ? "auto_approve" : "escalate"));
+  const counts = Array.from(scores as ArrayLike<number>, (s) => pValueCount(cal, s));
+  return benjaminiHochbergCounts(counts, cal.n + 1, cal.target).map((sel) => (sel ? "auto_approve" : "escalate"));
 }

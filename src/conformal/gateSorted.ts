@@ -1,14 +1,14 @@
 // Gate calibrations from scores kept sorted by label, so that a profile's next batch is merged in
 // (strataExtend.ts) instead of re-sorting every score: with per-label losses whose sums are exact in floating
 // point (whole numbers; for Learn then Test, 0 or the bound), CRC's threshold is the largest score whose
-// approved loss L(≥ s) exceeds the budget (a search over the sorted scores), LTT's risk at each grid point a
-// count, and conformal selection's threshold an order statistic of the fails. Each equals calibrateGate on
+// approved loss L(≥ s) exceeds the budget (a search over the sorted scores), Learn then Test's the same search
+// with the budget of approved losses its p-values allow (ltt.ts; on a caller's grid, a count per point), and conformal selection's threshold an order statistic of the fails. Each equals calibrateGate on
 // the same examples, field by field; other losses are left to calibrateGate.
 
 import { checkUnitOpen, invalid } from "./errors.js";
 import { floorTimes } from "./exactDecimal.js";
 import type { CalibratedGate, GateOptions } from "./gate.js";
-import { defaultThresholdGrid, fixedSequenceRejections, hoeffdingBentkusPValue } from "./ltt.js";
+import { fixedSequenceRejections, hoeffdingBentkusPValue, lttLossBudget } from "./ltt.js";
 import { countAtMost, countBelow } from "./quantile.js";
 import { nextUp } from "./riskControl.js";
 import { addSorted, EMPTY_UNION, kthOfTwo, mergeAscending, type SortedUnion } from "./strataExtend.js";
@@ -52,12 +52,11 @@ const above = (u: SortedUnion, s: number): number => size(u) - countAtMost(u.bas
 /** Registered sorted fails of fdr gates built here: p-values count them without merging the two parts. */
 const sortedFails = new WeakMap<CalibratedGate, SortedUnion>();
 
-/** selectionPValue of an fdr gate built here, counted on the two sorted parts (no merge); else undefined. */
-export function sortedSelectionPValue(cal: CalibratedGate, s: number): number | undefined {
+/** 1 + #{fails ≥ s} (selectionPValueCount) of an fdr gate built here, counted on the two sorted parts (no merge); else undefined. */
+export function sortedSelectionCount(cal: CalibratedGate, s: number): number | undefined {
   const u = sortedFails.get(cal);
   if (!u) return undefined;
-  // The arithmetic of selectionPValue: (1 + #{fails ≥ s}) / (n + 1).
-  return (1 + size(u) - countBelow(u.base, s) - (u.delta.length ? countBelow(u.delta, s) : 0)) / (cal.n + 1);
+  return 1 + size(u) - countBelow(u.base, s) - (u.delta.length ? countBelow(u.delta, s) : 0);
 }
 
 /**
@@ -73,17 +72,14 @@ export function calibrateGateSorted(data: GateScores, weights: { fail: number; p
   if (present.some((l) => !(l >= 0 && l <= B))) return undefined;
   const n = data.n;
   const base = { kind: "gate" as const, guarantee: options.guarantee, target: options.target, n };
-  if (options.guarantee === "risk") {
-    if (!present.every(Number.isInteger)) return undefined;
-    const integer = B === 1 && present.every((l) => l === 0 || l === 1);
-    const budget = integer ? floorTimes(n + 1, options.target) - 1 : (n + 1) * options.target - B;
-    if (budget < 0) return Object.freeze({ ...base, threshold: Infinity, feasible: false, empiricalRisk: 0 });
+  // The threshold whose approved loss L(≥ s) stays within `budget`, for whole-number losses `w` (exact sums).
+  const withinBudget = (w: { fail: number; pass: number }, budget: number) => {
     // L(≥ s), exact: whole-number losses summed in any order give the same double.
-    const loss = (s: number, count: (u: SortedUnion, s: number) => number) => weights.fail * count(data.fails, s) + weights.pass * count(data.passes, s);
+    const loss = (s: number, count: (u: SortedUnion, s: number) => number) => w.fail * count(data.fails, s) + w.pass * count(data.passes, s);
     let cross = -Infinity;
     let found = false;
-    for (const [u, w] of [[data.fails, weights.fail], [data.passes, weights.pass]] as const) {
-      if (w === 0) continue;
+    for (const [u, wu] of [[data.fails, w.fail], [data.passes, w.pass]] as const) {
+      if (wu === 0) continue;
       for (const a of arrays(u)) {
         // The largest a[j] with L(≥ a[j]) > budget (L falls as s rises).
         let lo = 0;
@@ -99,14 +95,29 @@ export function calibrateGateSorted(data: GateScores, weights: { fail: number; p
         }
       }
     }
-    if (!found) return Object.freeze({ ...base, threshold: -Infinity, feasible: true, empiricalRisk: n ? loss(-Infinity, atLeast) / n : 0 });
-    return Object.freeze({ ...base, threshold: nextUp(cross), feasible: true, empiricalRisk: n ? loss(cross, above) / n : 0 });
+    if (!found) return { threshold: -Infinity, feasible: true, empiricalRisk: n ? loss(-Infinity, atLeast) / n : 0 };
+    return { threshold: nextUp(cross), feasible: true, empiricalRisk: n ? loss(cross, above) / n : 0 };
+  };
+  if (options.guarantee === "risk") {
+    if (!present.every(Number.isInteger)) return undefined;
+    const integer = B === 1 && present.every((l) => l === 0 || l === 1);
+    const budget = integer ? floorTimes(n + 1, options.target) - 1 : (n + 1) * options.target - B;
+    if (budget < 0) return Object.freeze({ ...base, threshold: Infinity, feasible: false, empiricalRisk: 0 });
+    return Object.freeze({ ...base, ...withinBudget(weights, budget) });
   }
   if (options.guarantee === "risk_high_probability") {
     if (options.delta === undefined) throw invalid("risk_high_probability needs delta", "delta");
     checkUnitOpen(options.delta, "delta");
     if (!present.every((l) => l === 0 || l / B === 1)) return undefined;
-    const grid = options.grid ? Float64Array.from(options.grid) : defaultThresholdGrid();
+    if (!options.grid) {
+      // Every threshold tested (ltt.ts): counts of approved losses within lttLossBudget, as calibrateGate.
+      const budget = lttLossBudget(n, options.target / B, options.delta);
+      if (budget < 0) return Object.freeze({ ...base, delta: options.delta, threshold: Infinity, feasible: false, empiricalRisk: 0 });
+      const counts = { fail: weights.fail === 0 ? 0 : 1, pass: weights.pass === 0 ? 0 : 1 };
+      const r = withinBudget(counts, budget);
+      return Object.freeze({ ...base, delta: options.delta, ...r, empiricalRisk: r.empiricalRisk * B });
+    }
+    const grid = Float64Array.from(options.grid);
     for (let j = 1; j < grid.length; j++) if (!(grid[j]! < grid[j - 1]!)) throw invalid("grid must be strictly decreasing (strict to lenient)", "grid");
     const risk = (j: number) => {
       const sum = (weights.fail ? atLeast(data.fails, grid[j]!) : 0) + (weights.pass ? atLeast(data.passes, grid[j]!) : 0);

@@ -87,6 +87,7 @@ export {
   gatePValue,
   gateLossWeights,
   gateMinimumN,
+  gateFailBudget,
   type GateExamples,
   type GateOptions,
   type GateGuarantee,
@@ -94,9 +95,9 @@ export {
   type CalibratedGate,
 } from "./gate.js";
 export { calibrateGateSorted, extendGateScores, NO_GATE_SCORES, type GateScores } from "./gateSorted.js";
-export { crcThreshold, nextUp, type CrcResult } from "./riskControl.js";
-export { hoeffdingBentkusPValue, fixedSequenceRejections, defaultThresholdGrid } from "./ltt.js";
-export { selectionPValue, benjaminiHochberg } from "./fdr.js";
+export { crcThreshold, budgetThreshold, nextUp, type CrcResult } from "./riskControl.js";
+export { hoeffdingBentkusPValue, fixedSequenceRejections, defaultThresholdGrid, lttLossBudget } from "./ltt.js";
+export { selectionPValue, selectionPValueCount, benjaminiHochberg, benjaminiHochbergCounts } from "./fdr.js";
 
 // claim
 export {
@@ -109,6 +110,8 @@ export {
   type CalibratedClaims,
   type ClaimDecision,
   type ClaimFiltering,
+  type ClaimTieBreak,
+  type ClaimUniforms,
 } from "./claim.js";
 export { agreementFrequencies, normalizeClaimText, splitIntoClaims } from "./agreement.js";
 

@@ -1,6 +1,10 @@
-// Learn then Test (Angelopoulos, Bates, Candès, Jordan & Lei 2021): each threshold on a fixed grid is a
-// hypothesis H_λ: R(λ) > target, tested with the Hoeffding–Bentkus p-value (Bates et al. 2021, RCPS),
-// and fixed-sequence testing from the strictest λ to the most lenient controls the family-wise error at δ.
+// Learn then Test (Angelopoulos, Bates, Candès, Jordan & Lei 2021): each threshold λ is a hypothesis
+// H_λ: R(λ) > target, tested with the Hoeffding–Bentkus p-value (Bates et al. 2021, RCPS), and fixed-sequence
+// testing from the strictest λ to the most lenient controls the family-wise error at δ. By default every λ is
+// tested, as RCPS does: the empirical risk, hence the p-value, only changes at the calibration scores, so
+// walking the distinct scores from the top tests the continuum, and the risk being monotone in λ, the first
+// true null is one fixed λ whose p-value is valid. (A fixed grid of 1,001 points stepped from 1 to 0.999 past
+// 55 calibration scores at once on the pass/fail fixture and approved nothing.)
 
 import { binomialCdf } from "./beta.js";
 
@@ -31,4 +35,22 @@ export function defaultThresholdGrid(size = 1001): Float64Array {
   const g = new Float64Array(size);
   for (let i = 0; i < size; i++) g[i] = 1 - i / (size - 1);
   return g;
+}
+
+/**
+ * With losses 0 or 1 (in units of the bound), the walk's p-values depend on the count c of approved losses only:
+ * the largest c with p(c / n) ≤ δ, so that fixed-sequence testing rejects every λ approving at most c; −1 when
+ * even approving nothing is not certified. The p-value rises with c, so a binary search finds it.
+ */
+export function lttLossBudget(n: number, target: number, delta: number): number {
+  const rejected = (c: number) => hoeffdingBentkusPValue(c / n, n, target) <= delta;
+  if (!rejected(0)) return -1;
+  let lo = 0;
+  let hi = n + 1;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (rejected(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }

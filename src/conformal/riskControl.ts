@@ -30,12 +30,22 @@ export interface CrcResult {
  */
 export function crcThreshold(scores: ArrayLike<number>, losses: ArrayLike<number>, target: number, bound = 1): CrcResult {
   const n = scores.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
   let integer = bound === 1;
   for (let i = 0; i < n && integer; i++) integer = losses[i] === 0 || losses[i] === 1;
   // Budget on the summed loss of approved examples: Σ ℓ ≤ (n+1)·target − B.
   const budget = integer ? floorTimes(n + 1, target) - 1 : (n + 1) * target - bound;
+  return budgetThreshold(scores, losses, budget);
+}
+
+/**
+ * The most lenient threshold whose approved examples' summed loss is ≤ `budget`, from the highest score down,
+ * a tie group taken whole or not at all; infeasible when the budget is negative. (CRC's rule, and Learn then
+ * Test's once its p-values are turned into a budget of approved losses, ltt.ts.)
+ */
+export function budgetThreshold(scores: ArrayLike<number>, losses: ArrayLike<number>, budget: number): CrcResult {
+  const n = scores.length;
   if (budget < 0) return { threshold: Infinity, feasible: false, empiricalRisk: 0 };
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
   let sum = 0;
   let t = 0;
   while (t < n) {

@@ -3,6 +3,7 @@
 import type { Figure } from "./charts/chart.js";
 import type { RunSummary } from "./summary.js";
 
+import { guaranteeStatement } from "../api/index.js";
 import { escapeHtml } from "./escape.js";
 import { statisticsSection } from "./statisticsSection.js";
 
@@ -40,6 +41,7 @@ export function pageOf(s: RunSummary, figures: Figure[]): string {
   const t = s.test;
   const inBand = t.coverage >= t.band[0] && t.coverage <= t.band[1];
   const headline = table([
+    ["guarantee", escapeHtml(guaranteeStatement(s.queryType ?? "set", "coverage", { alpha: s.profile.alpha }))],
     ["measured coverage (test)", `<b>${pct(t.coverage)}</b> of ${t.n} (target ${pct(t.target)}; expected range ${pct(t.band[0])}–${pct(t.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its beta-binomial law` : ""}${inBand ? "" : " — <span class=bad>outside</span>"})`],
     [s.queryType === "interval" ? "average interval size" : "average set size", `<b>${num(t.averageSetSize)}</b> ${s.queryType === "interval" ? "levels" : "options"}`],
     ["cross-check", s.crossCheck.disagreements.length === 0 ? `<span class=ok>0 disagreements</span>` : `<span class=bad>${s.crossCheck.disagreements.length} disagreements</span>`],

@@ -16,6 +16,7 @@ export function queryPageOf(s: QueryRunSummary): string {
     ["guarantee", escapeHtml(q.guarantee)],
     [q.quantity, `<b>${num(q.value)}</b> over ${q.n} test items (target ${num(q.target)}; band ${num(q.band[0])}–${num(q.band[1])}, ${escapeHtml(q.bandNote)})${q.inBand ? " <span class=ok>inside</span>" : " <span class=bad>outside</span>"}`],
     ...q.rates.map((r): [string, string] => [r.name, `${num(r.value)}${r.note ? ` — ${escapeHtml(r.note)}` : ""}`]),
+    ...(q.batches ? [[`realized FDR per batch of ${q.batches.size}`, q.batches.fdr.map((x) => num(x)).join(", ")] as [string, string]] : []),
     ...(q.calibrationErrors ? [["calibration error (ECE / MCE)", `${num(q.calibrationErrors.expected)} / ${num(q.calibrationErrors.maximum)}`] as [string, string]] : []),
     ["cross-check", `${c.disagreements.length === 0 ? "<span class=ok>0 disagreements</span>" : `<span class=bad>${c.disagreements.length} disagreements</span>`}, ${unchecked} unchecked, over ${c.answers} answers and ${c.fields} fields`],
   ]);

@@ -3,7 +3,7 @@
 import type { Disagreement, RunSummary } from "./summary.js";
 
 export interface QuerySection {
-  /** The guarantee in words, e.g. "risk of auto-approved fails ≤ 0.1 (conformal risk control)". */
+  /** The guarantee in words: guaranteeStatement of the table of guarantees (src/api/guarantees.ts, docs/guarantees.md). */
   guarantee: string;
   /** The measured quantity, e.g. "realized risk (fails auto-approved / test items)". */
   quantity: string;
@@ -16,6 +16,8 @@ export interface QuerySection {
   /** Test items the quantity is measured over. */
   n: number;
   rates: { name: string; value: number; note?: string }[];
+  /** Gate fdr runs sent in batches: the batch size and each batch's realized FDR, in order. */
+  batches?: { size: number; fdr: number[] };
   /** Belief runs: the Venn–Abers probabilities binned against the observed frequency of yes. */
   reliability?: RunSummary["reliability"];
   /** Belief runs: expected and maximum calibration error over the bins. */

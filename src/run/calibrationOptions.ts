@@ -68,6 +68,8 @@ export const CalibrationOptionsSchema = z.strictObject({
   target: z.number().positive().finite().optional(),
   /** gate risk_high_probability: the failure probability. Default 0.1. */
   delta: unit.optional(),
+  /** gate fdr: test queries per request, each request one Benjamini–Hochberg batch. Default 1. */
+  batchSize: int(1).optional(),
   /** Cascade stages (judge, route): OpenAI-compatible servers, in order, with their cost per call in cents. */
   stages: z.array(z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/).refine((n) => n !== "human_queue", "human_queue is added at the end of a judge cascade by itself"),

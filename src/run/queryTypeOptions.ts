@@ -17,6 +17,8 @@ export interface QueryTypeOptions {
   guarantee: string | undefined;
   target: number | undefined;
   delta: number | undefined;
+  /** Gate fdr: test queries per request (one Benjamini–Hochberg batch each); default 1. */
+  batchSize?: number | undefined;
   stages: StageOption[];
 }
 
@@ -26,7 +28,10 @@ export const GUARANTEES: Record<string, readonly string[]> = { gate: ["risk", "r
 type Fail = (option: string, problem: string) => never;
 
 /** The guarantee option fits the query type (checked once the type is known). */
-export function checkGuarantee(type: QueryTypeName, guarantee: string | undefined, target: number | undefined, fail: Fail): void {
+export function checkGuarantee(type: QueryTypeName, guarantee: string | undefined, target: number | undefined, fail: Fail, batchSize?: number): void {
+  if (batchSize !== undefined && batchSize !== 1 && !(type === "gate" && guarantee === "fdr")) {
+    fail("batch-size", "only gate queries with --guarantee fdr are decided across a batch");
+  }
   if (guarantee !== undefined && !(GUARANTEES[type] ?? []).includes(guarantee)) {
     fail("guarantee", `${type} queries take ${(GUARANTEES[type] ?? ["no --guarantee"]).join(" or ")}, not "${guarantee}"`);
   }

@@ -37,7 +37,7 @@ export async function runCalibration(options: CalibrationOptions & RunHooks = {}
   const type = o.queryType ?? DEFAULT_QUERY_TYPE[dataset.kind];
   checkGuarantee(type, o.guarantee, o.target, (option, problem) => {
     throw new RunOptionError(option, problem);
-  });
+  }, o.batchSize);
   const write = async (summary: RunSummary | QueryRunSummary): Promise<ReportFiles | null> =>
     o.out === undefined ? null : (await import("../report/index.js")).writeReport(o.out, summary);
   if (type !== "set" && type !== "interval") {

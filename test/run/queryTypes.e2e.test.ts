@@ -8,6 +8,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guaranteeStatement } from "../../src/api/index.js";
 import type { QueryRunSummary } from "../../src/report/index.js";
 import { spawnCalibkit, type Spawned } from "../service/helpers.js";
 import { GGUF, runCalibkit } from "../cliProcess.js";
@@ -62,12 +63,34 @@ describe.skipIf(!existsSync(GGUF))("calibkit run --query-type", () => {
     ["risk", []],
     ["fdr", []],
     ["risk_high_probability", ["--delta", "0.1"]],
-  ] as const)("gate (pass/fail items) with --guarantee %s: the realized risk within its binomial band", async (guarantee, extra) => {
+  ] as const)("gate (pass/fail items) with --guarantee %s: the realized risk within its band", async (guarantee, extra) => {
     const { summary: s } = await typedRun(["--dataset", "fixtures/pass-fail.jsonl", "--limit", "300", "--guarantee", guarantee, "--target", "0.2", ...extra]);
     expect(s.queryType).toBe("gate");
     expectChecked(s);
     const rates = Object.fromEntries(s.section.rates.map((r) => [r.name, r.value]));
     expect(rates["auto_approve rate"]! + rates["escalate rate"]! + rates["abstain rate"]!).toBeCloseTo(1, 9);
+    // The guarantee line is the table's sentence (docs/guarantees.md).
+    expect(s.section.guarantee).toBe(guaranteeStatement("gate", guarantee, { target: 0.2, ...(guarantee === "risk_high_probability" ? { delta: 0.1 } : {}) }));
+  }, E2E_TIMEOUT_MS);
+
+  it("gate risk_high_probability at target 0.1, δ = 0.1: Learn then Test over every threshold approves ≥ 25% of the fixture", async () => {
+    // The 1,001-point grid approved 0% here (55 of the 200 calibration scores lie at or above 0.999, 13 of them
+    // fails, and its first step took them all at once); risk control approves 35% (docs/conformal.md).
+    const { summary: s } = await typedRun(["--dataset", "fixtures/pass-fail.jsonl", "--limit", "300", "--guarantee", "risk_high_probability", "--target", "0.1", "--delta", "0.1"]);
+    expectChecked(s);
+    expect(s.section.rates.find((r) => r.name === "auto_approve rate")!.value).toBeGreaterThanOrEqual(0.25);
+  }, E2E_TIMEOUT_MS);
+
+  it("gate with --guarantee fdr --batch-size 10: one request and one BH batch per 10 test items, the realized FDR of each", async () => {
+    const { summary: s, stdout } = await typedRun(["--dataset", "fixtures/pass-fail.jsonl", "--limit", "300", "--guarantee", "fdr", "--target", "0.2", "--batch-size", "10"]);
+    expectChecked(s);
+    expect(s.section.batches!.size).toBe(10);
+    expect(s.section.batches!.fdr).toHaveLength(Math.ceil(s.split.test / 10));
+    expect(s.section.value).toBeCloseTo(s.section.batches!.fdr.reduce((a, b) => a + b, 0) / s.section.batches!.fdr.length, 12);
+    expect(stdout).toMatch(/realized FDR per batch of 10: /);
+    const bad = await calibkit(["run", "--model", GGUF, "--quiet", "--dataset", "fixtures/pass-fail.jsonl", "--guarantee", "risk", "--batch-size", "10"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--batch-size: only gate queries with --guarantee fdr are decided across a batch/);
   }, E2E_TIMEOUT_MS);
 
   it("claim (the bundled claims.jsonl): factuality of the retained claims at least the band's lower end", async () => {

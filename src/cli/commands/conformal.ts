@@ -15,7 +15,8 @@ options:
   --calibration F       labelled records, a JSON array or JSON Lines
   --test F              records to predict (labels ignored)
   --seed S              integer or any string; seeds the random source of randomized methods (default 0)
-  --randomized on|off   set APS/RAPS, interval: draw u ~ U[0,1) per example (default on)
+  --randomized on|off   set APS/RAPS, interval: draw u ~ U[0,1) per example; claim: break tied claim
+                        scores with one u per claim (default on)
   --deterministic       the same as --randomized off
   --class-conditional   set: calibrate each true option on its own (coverage per class)
   --lambda L            set RAPS: penalty λ ≥ 0 (with --k-reg: no tuning; the other defaults to 0.01 / 5)

@@ -3,7 +3,7 @@
 // Exit codes: 0 done and every answer agreed; 1 a cross-check disagreement or a failure; 2 bad options
 // (the output folder included, checked first); 3 the audit failed (0 with --allow-audit-fail); 130 / 143
 // interrupted by SIGINT / SIGTERM, temporary folders removed.
-import { CalibkitError } from "../../api/index.js";
+import { CalibkitError, guaranteeStatement } from "../../api/index.js";
 import { runCalibration, RunOptionError, type CalibrationResult } from "../../run/index.js";
 import { parseRunOptions, USAGE, type RunOptions } from "../run/options.js";
 import { consoleHooks } from "../run/consoleHooks.js";
@@ -56,6 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   const { summaryPath, reportPath } = files;
   const d = s.crossCheck.disagreements;
   const out = [
+    `${s.queryType ?? "set"}: ${guaranteeStatement(s.queryType ?? "set", "coverage", { alpha: s.profile.alpha })}`,
     `measured coverage: ${pct(s.test.coverage)} on ${s.test.n} test items (target ${pct(s.test.target)}, expected ${pct(s.test.band[0])}–${pct(s.test.band[1])}${s.statistics ? `, the central ${pct(s.statistics.bandLevel)} of its law` : ""})`,
     `average ${s.queryType === "interval" ? "interval size (levels)" : "set size"}: ${s.test.averageSetSize.toFixed(3)}, largest ${s.test.setSizes.length ? Math.max(...s.test.setSizes.map((x) => x.size)) : 0} (model top-1 accuracy ${pct(s.test.accuracy)})`,
     `cross-check: ${d.length === 0 ? "0 disagreements" : `${d.length} DISAGREEMENTS`} over ${s.crossCheck.answers} answers, ${s.crossCheck.fields} fields`,

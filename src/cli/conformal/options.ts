@@ -70,7 +70,7 @@ export function parseOptions(type: string, args: string[]): ConformalOptions | "
   const randomizedFlag = a.randomized === undefined ? undefined : a.randomized === "on" || a.randomized === "true";
   if (a.deterministic && randomizedFlag) throw new UsageError("--deterministic and --randomized on contradict each other");
   const randomized = a.deterministic ? false : randomizedFlag;
-  only(a.deterministic ? "deterministic" : "randomized", randomized, t === "set" || t === "interval", "set and interval");
+  only(a.deterministic ? "deterministic" : "randomized", randomized, t === "set" || t === "interval" || t === "claim", "set, interval and claim");
   const seedText = a.seed ?? "0";
   const integer = /^\d+$/.test(seedText);
   const seed = integer ? Number(BigInt(seedText) & 0xffffffffn) : C.seedFromString(seedText);

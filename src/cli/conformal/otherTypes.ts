@@ -56,11 +56,17 @@ function claimsOf(src: Source, i: number, r: Rec, labelled: boolean): { text: st
 
 export function runClaim(o: ConformalOptions): void {
   const cal = loadRecords(o.calibration);
-  const c = C.calibrateClaims(cal.records.map((r, i) => claimsOf(cal.src, i, r, true)), { alpha: o.alpha });
+  const examples = cal.records.map((r, i) => claimsOf(cal.src, i, r, true));
+  // Tied claim scores broken by the seed's draws (one per calibration claim in order, then one per test claim),
+  // unless --randomized off keeps tied claims together.
+  const tieBreak = o.randomized !== false;
+  const draw = (k: number) => Float64Array.from({ length: k }, () => o.rng());
+  const c = C.calibrateClaims(examples, { alpha: o.alpha, ...(tieBreak ? { uniforms: examples.map((e) => draw(e.length)) } : {}) });
   const test = loadRecords(o.test);
-  const out = new JsonOut({ type: "claim", alpha: o.alpha, seed: o.seedPrinted, method: "conformal-factuality", n: c.n, threshold: finite(c.threshold) });
+  const out = new JsonOut({ type: "claim", alpha: o.alpha, seed: o.seedPrinted, method: "conformal-factuality", tie_break: tieBreak ? "random" : "conservative", n: c.n, threshold: finite(c.threshold) });
   test.records.forEach((r, i) => {
-    const f = C.filterClaims(c, claimsOf(test.src, i, r, false));
+    const claims = claimsOf(test.src, i, r, false);
+    const f = C.filterClaims(c, claims, tieBreak ? draw(claims.length) : undefined);
     out.add(JSON.stringify({ retained_claims: f.retained, dropped_claims: f.dropped }));
   });
   out.end();

@@ -82,7 +82,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
-        stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
+        "batch-size": { type: "string" }, stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
         help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
       },
     });

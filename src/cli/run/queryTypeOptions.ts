@@ -10,13 +10,15 @@ export const QUERY_TYPE_USAGE = `  --query-type T     belief, set, interval, gat
   --target X         gate: risk or FDR bound in (0, 1) (default --alpha); route: budget in cents
                      per query (default: stage 1 always, stage 2 half the time)
   --delta D          gate risk_high_probability: failure probability (default 0.1)
+  --batch-size B     gate fdr: test queries per request, each request one Benjamini–Hochberg batch;
+                     the report gives the realized FDR of each batch (default 1)
   --stage NAME=URL[@CENTS]  a cascade stage (judge, route): an OpenAI-compatible server such as
                      \`calibkit serve-model\`, its cost per call in cents (default 1, 2, …); repeat in order
 `;
 
 type Fail = (option: string, problem: string) => never;
 
-export function parseQueryTypeOptions(v: { "query-type"?: string; guarantee?: string; target?: string; delta?: string; stage?: string[] }, fail: Fail): QueryTypeOptions {
+export function parseQueryTypeOptions(v: { "query-type"?: string; guarantee?: string; target?: string; delta?: string; "batch-size"?: string; stage?: string[] }, fail: Fail): QueryTypeOptions {
   const queryType = v["query-type"];
   if (queryType !== undefined && !(QUERY_TYPE_NAMES as readonly string[]).includes(queryType)) fail("query-type", `must be one of ${QUERY_TYPE_NAMES.join(", ")}, got "${queryType}"`);
   if (v.guarantee !== undefined && !Object.values(GUARANTEES).some((g) => g.includes(v.guarantee!))) {
@@ -26,6 +28,8 @@ export function parseQueryTypeOptions(v: { "query-type"?: string; guarantee?: st
   if (target !== undefined && !(target > 0 && Number.isFinite(target))) fail("target", `must be a positive number, got "${v.target}"`);
   const delta = v.delta === undefined ? undefined : Number(v.delta);
   if (delta !== undefined && !(delta > 0 && delta < 1)) fail("delta", `must be a number strictly between 0 and 1, got "${v.delta}"`);
+  const batchSize = v["batch-size"] === undefined ? undefined : Number(v["batch-size"]);
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) fail("batch-size", `must be an integer ≥ 1, got "${v["batch-size"]}"`);
   const stages = (v.stage ?? []).map((raw, i): StageOption => {
     const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)=(https?:\/\/[^@\s]+)(?:@([0-9.]+))?$/.exec(raw);
     if (!m) fail("stage", `must be NAME=URL[@CENTS] (e.g. small=http://127.0.0.1:8001@1), got "${raw}"`);
@@ -35,5 +39,5 @@ export function parseQueryTypeOptions(v: { "query-type"?: string; guarantee?: st
     return { name: m![1]!, url: m![2]!, costPerCall: cost };
   });
   if (new Set(stages.map((s) => s.name)).size !== stages.length) fail("stage", "stage names must be distinct");
-  return { queryType: queryType as QueryTypeName | undefined, guarantee: v.guarantee, target, delta, stages };
+  return { queryType: queryType as QueryTypeName | undefined, guarantee: v.guarantee, target, delta, ...(batchSize !== undefined ? { batchSize } : {}), stages };
 }

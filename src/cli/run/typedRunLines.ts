@@ -13,6 +13,7 @@ export function typedRunLines(s: QueryRunSummary, files: ReportFiles): { lines: 
     `${s.queryType}: ${q.guarantee}`,
     `${q.quantity}: ${fmt(q.value)} on ${q.n} test items (target ${fmt(q.target)}, band ${fmt(q.band[0])}–${fmt(q.band[1])}${q.inBand ? "" : ", OUTSIDE"})`,
     ...q.rates.map((r) => `${r.name}: ${fmt(r.value)}`),
+    ...(q.batches ? [`realized FDR per batch of ${q.batches.size}: ${q.batches.fdr.map(fmt).join(", ")}`] : []),
     ...(q.calibrationErrors ? [`calibration error: ECE ${fmt(q.calibrationErrors.expected)}, MCE ${fmt(q.calibrationErrors.maximum)}`] : []),
     `cross-check: ${c.disagreements.length === 0 ? "0 disagreements" : `${c.disagreements.length} DISAGREEMENTS`}, ${unchecked} unchecked, over ${c.answers} answers, ${c.fields} fields`,
     ...c.disagreements.slice(0, 20).map((x) => `  ${x.query} ${x.field}: service ${JSON.stringify(x.service)} ≠ local ${JSON.stringify(x.local)}`),

@@ -1,6 +1,6 @@
 // Where a measured quantity of a seeded test split should land: exact binomial quantiles for risks and
 // rates, Hoeffding bounds for bounded means. Every band is at 99.9%, as the coverage band of set runs.
-import { logGamma } from "../../conformal/index.js";
+import { logBeta, logGamma } from "../../conformal/index.js";
 
 export const BAND_LEVEL = 0.999;
 
@@ -23,3 +23,27 @@ export const hoeffding = (m: number, range: number, level = BAND_LEVEL): number 
 
 /** Normal-approximation half-width for a sum of independent Bernoullis with variance `variance`, as a share of m. */
 export const bernoulliHalfWidth = (m: number, variance: number): number => (m === 0 ? Infinity : (3.29 * Math.sqrt(variance)) / m);
+
+/**
+ * The upper end of the band of a gate's auto-approved fails among the test items, under its guarantee. Each gate
+ * rule approves a test item iff its score is above the (K + 1)-th highest of the f calibration fail scores
+ * (gateFailBudget). Fail scores being exchangeable, the upper-tail mass U above that order statistic is
+ * Beta(K + 1, f − K) for one calibration set, and the count of the F test fails above it, mixed over calibration
+ * draws, is beta-binomial(F; K + 1, f − K) (all F when f ≤ K; none when K < 0, the gate abstaining). It holds
+ * for any score law given the label counts f and F (ties only lower the count: a tie group is approved whole or
+ * not at all), so unlike a binomial at the target it does not assume that one calibration's risk is ≤ target,
+ * which an in-expectation guarantee does not promise. Returns the smallest c with P(count ≤ c) ≥ level.
+ */
+export function approvedFailsUpper(testFails: number, calibrationFails: number, budget: number, level = BAND_LEVEL): number {
+  if (budget < 0 || testFails === 0) return 0;
+  if (calibrationFails <= budget) return testFails;
+  const a = budget + 1;
+  const b = calibrationFails - budget;
+  const F = testFails;
+  let cumulative = 0;
+  for (let c = 0; c <= F; c++) {
+    cumulative += Math.exp(logGamma(F + 1) - logGamma(c + 1) - logGamma(F - c + 1) + logBeta(c + a, F - c + b) - logBeta(a, b));
+    if (cumulative >= level) return c;
+  }
+  return F;
+}

@@ -1,7 +1,7 @@
 // claim: responses split into claims marked true or false → retained and dropped claims. Each claim is scored
 // by σ of its PMI with the story (the client's own claim scores, L2+); the report measures the factuality of
 // what is retained (no false claim kept) against 1 − α, and the share of claims kept.
-import type { ClaimAnswer, ExampleRecord } from "../../api/index.js";
+import { guaranteeStatement, type ClaimAnswer, type ExampleRecord } from "../../api/index.js";
 import { normalizeClaimText } from "../../conformal/index.js";
 import type { ClaimsItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
@@ -43,7 +43,7 @@ export const claimDriver: Driver = {
     const band = coverageBand(m, ctx.calibrationN, ctx.alpha);
     const value = factual / m;
     return {
-      guarantee: `every retained claim is true with probability ≥ ${1 - ctx.alpha} (conformal factuality)`,
+      guarantee: guaranteeStatement("claim", "factuality", { alpha: ctx.alpha }),
       quantity: "factuality (responses whose retained claims are all true)",
       value, target: 1 - ctx.alpha, band, inBand: value >= band[0], n: m,
       bandNote: "the split-conformal beta-binomial band at 99.9%; only its lower end binds, since responses with no false claim tie and push factuality up",

@@ -3,7 +3,7 @@
 // candidate's PMI with the story; each stage's judgement of a calibration item is computed here exactly as
 // the service computes it (stageJudgement over judgePrompt, the one prompt path's instruct judge prompt), and sent as `stage_probabilities`, so every stage
 // is calibrated on its own judgements and the cross-check can recompute every set.
-import type { ExampleRecord, JudgeAnswer } from "../../api/index.js";
+import { guaranteeStatement, type ExampleRecord, type JudgeAnswer } from "../../api/index.js";
 import type { PairwiseItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
 import { judgePrompt } from "../../service/index.js";
@@ -63,7 +63,7 @@ export const judgeDriver: Driver = {
     const band = coverageBand(m, ctx.calibrationN, ctx.alpha);
     const value = covered / m;
     return {
-      guarantee: `each stage's set holds the better candidate with probability ≥ ${1 - ctx.alpha}; a singleton wins, otherwise the next stage judges`,
+      guarantee: guaranteeStatement("judge", "coverage", { alpha: ctx.alpha }),
       quantity: "coverage of the first stage's sets",
       value, target: 1 - ctx.alpha, band, inBand: value >= band[0] && value <= band[1], n: m,
       bandNote: "the split-conformal beta-binomial band at 99.9%",

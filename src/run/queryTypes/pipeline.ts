@@ -78,7 +78,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
-    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
+    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
       const bar = reporter.step("evidence", ordered.length);
@@ -103,15 +103,20 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       const bar = reporter.step("evaluate", test.length);
       const out: { prepared: Prepared; answer: Answer }[] = [];
       try {
-        for (const p of test) {
+        // Gate fdr with --batch-size: each request carries a batch of test queries, one Benjamini–Hochberg batch.
+        const size = type === "gate" && options.guarantee === "fdr" ? options.batchSize ?? 1 : 1;
+        for (let k = 0; k < test.length; k += size) {
+          const batch = test.slice(k, k + size);
+          const nameOf = (j: number) => (size === 1 ? QUERY_NAME : `${QUERY_NAME}${j}`);
           const request = {
-            context: p.context, ...(driver.clientEvidence ? { backend } : {}),
-            queries: { [QUERY_NAME]: { ...p.query, calibration_profile: name } },
+            context: size === 1 ? batch[0]!.context : Object.fromEntries(batch.map((p, j) => [nameOf(j), p.context])),
+            ...(driver.clientEvidence ? { backend } : {}),
+            queries: Object.fromEntries(batch.map((p, j) => [nameOf(j), { ...p.query, calibration_profile: name }])),
           } as unknown as EvaluateRequest;
           const answers = await evaluateOne(client, request);
-          checker.check(request, { answers }, p.id);
-          out.push({ prepared: p, answer: answers[QUERY_NAME]! });
-          bar.increment();
+          checker.check(request, { answers }, size === 1 ? batch[0]!.id : `batch${k / size}`);
+          batch.forEach((p, j) => out.push({ prepared: p, answer: answers[nameOf(j)]! }));
+          bar.increment(batch.length);
         }
       } finally {
         bar.stop();
@@ -129,7 +134,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       profile: { name, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
       stages: stages.map((s) => ({ name: s.name, url: s.url, costPerCall: s.costPerCall })),
       split: { calibration: calibration.length, test: test.length },
-      section: driver.summarise(outcomes, { ...ctx, calibrationN: profile.n }),
+      section: driver.summarise(outcomes, { ...ctx, calibrationN: profile.n, calibration }),
       crossCheck: { answers: report.answers, fields: report.fields, unchecked: report.unchecked, uncheckedReasons: report.uncheckedReasons, disagreements: report.disagreements },
       timings,
       evidenceCache: { dir: rows.cache?.dir ?? null, hits: rows.hits, computed: rows.computed, redone: rows.redone, modelCalls: evidenceCalls },

@@ -4,7 +4,7 @@
 // `stage_confidence`, so the service calibrates from them without calling the stages and the cross-check can
 // recompute the thresholds. The report measures the mean cost against target_cents (cost_budget) or the
 // accuracy against 1 − α (accuracy).
-import type { ExampleRecord, RouteAnswer } from "../../api/index.js";
+import { guaranteeStatement, type ExampleRecord, type RouteAnswer } from "../../api/index.js";
 import type { ReferenceItem } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
 import { matchesReference, stagePrompt } from "../../service/index.js";
@@ -18,7 +18,10 @@ export const ROUTE_GUARANTEES = ["cost_budget", "accuracy"] as const;
 export const defaultTargetCents = (ctx: Pick<DriverContext, "stages">): number =>
   ctx.stages[0]!.costPerCall + 0.5 * ctx.stages.slice(1).reduce((s, st) => s + st.costPerCall, 0);
 
-function guaranteeOf(ctx: DriverContext): { guarantee: string; target: number } {
+/** The service's δ for route certification (docs/service.md). */
+const ROUTE_DELTA = 0.05;
+
+function guaranteeOf(ctx: Pick<DriverContext, "guarantee" | "target" | "alpha" | "stages">): { guarantee: string; target: number } {
   const guarantee = ctx.guarantee ?? "cost_budget";
   return { guarantee, target: guarantee === "cost_budget" ? ctx.target ?? defaultTargetCents(ctx) : 1 - ctx.alpha };
 }
@@ -64,10 +67,10 @@ export const routeDriver: Driver = {
     const band: [number, number] = budget ? [0, target + hoeffding(m, maxCost)] : [Math.max(0, target - hoeffding(m, 1)), 1];
     const served = (name: string) => answers.filter((a) => a.served_by === name).length / m;
     return {
-      guarantee: budget ? `expected cost per query ≤ ${target}¢ (Learn then Test, δ = 0.05), the most accurate such thresholds` : `accuracy ≥ ${target} (Learn then Test, δ = 0.05) at the least cost`,
+      guarantee: guaranteeStatement("route", guarantee, budget ? { target, delta: ROUTE_DELTA } : { alpha: ctx.alpha, delta: ROUTE_DELTA }),
       quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
       value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
-      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}]`,
+      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target; the guarantee holds for a calibration with probability ≥ 1 − δ, δ = ${ROUTE_DELTA}, so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))}`,
       rates: [
         { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
         ...ctx.stages.map((s) => ({ name: `served by ${s.name}`, value: served(s.name) })),

@@ -30,6 +30,8 @@ export interface DriverContext {
   guarantee: string | undefined;
   target: number | undefined;
   delta: number | undefined;
+  /** Gate fdr: test queries sent per request, each request one Benjamini–Hochberg batch (default 1). */
+  batchSize?: number | undefined;
   /** The evidence cache every model output goes through, and its counts. */
   rows: RowCache;
   /** Called after each item's evidence, with the number done. */
@@ -46,6 +48,12 @@ export interface Prepared {
   truth: unknown;
 }
 
+/** What summarise reads: the run's context, the calibration examples' count and the calibration items. */
+export type SummaryContext = Pick<DriverContext, "alpha" | "guarantee" | "target" | "delta" | "batchSize" | "stages"> & {
+  calibrationN: number;
+  calibration: readonly Prepared[];
+};
+
 export interface Driver {
   type: TypedQuery;
   /** Dataset kinds it reads; the first is the one `--query-type` defaults from. */
@@ -56,5 +64,5 @@ export interface Driver {
   needsStages: boolean;
   prepare(items: readonly Dataset["items"][number][], ctx: DriverContext): Promise<Prepared[]>;
   /** The measured guarantee and the rates of the test split. */
-  summarise(outcomes: readonly { prepared: Prepared; answer: Answer }[], ctx: DriverContext & { calibrationN: number }): QuerySection;
+  summarise(outcomes: readonly { prepared: Prepared; answer: Answer }[], ctx: SummaryContext): QuerySection;
 }

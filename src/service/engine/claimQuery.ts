@@ -1,12 +1,14 @@
 // claim queries: conformal factuality. The response's claims are scored (the client's own scores at L2+,
 // else the fraction of samples that agree), and those above a threshold calibrated on labelled claims are
-// retained: with probability ≥ 1 − α every retained claim is correct.
+// retained: with probability ≥ 1 − α every retained claim is correct. Tied scores are broken at random (one
+// seeded u per claim, seeds.ts) unless the query's tie_break is "conservative".
 import type { ClaimAnswer, ClaimQuery, Evidence } from "../../api/index.js";
 import { claimCalibration, claimExamples } from "./claimCalibration.js";
 import { claimScores } from "./claimScores.js";
 import { filterClaims, splitIntoClaims } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { minimumNOf } from "./pools.js";
+import { predictionRng } from "./seeds.js";
 import type { QueryInput, QueryOutcome } from "./types.js";
 import { invalidField } from "../errors.js";
 
@@ -38,8 +40,11 @@ export function answerClaim(input: QueryInput<ClaimQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const cal = claimCalibration(profile, alpha);
-  const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })));
+  // Ties broken at random unless the query asks for the conservative rule: one u per claim from the query's seed.
+  const tieBreak = query.tie_break !== "conservative";
+  const cal = claimCalibration(profile, alpha, tieBreak);
+  const rng = tieBreak ? predictionRng(profile, input.name) : undefined;
+  const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })), rng && Float64Array.from(texts, () => rng()));
   const answer: ClaimAnswer = {
     type: "claim",
     retained_claims: filtered.retained.map((c) => ({ text: c.text, reason: c.reason, score: c.score })),

@@ -5,7 +5,7 @@ export {
   calibrateOptionBeliefs, calibrateOptionBeliefsSteps, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs,
   calibrateBelief, calibrateBeliefSteps, predictBelief, type CalibratedBelief,
   calibrateInterval, extendInterval, predictInterval, type CalibratedOrdinal,
-  calibrateGate, calibrateGateSorted, extendGateScores, NO_GATE_SCORES, decide, gateLossWeights, gateMinimumN, type CalibratedGate, type GateGuarantee, type GateScores,
+  calibrateGate, calibrateGateSorted, extendGateScores, NO_GATE_SCORES, decide, decideBatch, gateLossWeights, gateMinimumN, type CalibratedGate, type GateDecision, type GateGuarantee, type GateScores,
   calibrateClaims, extendClaims, filterClaims, type CalibratedClaims, type LabelledClaim, type ScoredClaim,
   agreementFrequencies, splitIntoClaims, normalizeClaimText,
   judgeStage, HUMAN_QUEUE, type JudgeStageInput,

@@ -2,7 +2,7 @@
 // backend fingerprints (strict: 422 at backend.fingerprint; otherwise a warning), obtains evidence from a
 // model backend when the caller did not send it, and runs each query's engine. Any heuristic answer makes the
 // whole response a 424 that still carries every answer.
-import { evaluateResponseJson, parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type Query, type SetQuery } from "../../api/index.js";
+import { evaluateResponseJson, parseEvaluateRequest, type AccessLevel, type Evidence, type EvaluateRequest, type GateQuery, type Query, type SetQuery } from "../../api/index.js";
 import type { BackendRegistry } from "../backends/backendRegistry.js";
 import { createStageCaller } from "../backends/stageCaller.js";
 import { invalidField } from "../errors.js";
@@ -13,7 +13,7 @@ import type { ProfileStore } from "../profiles/profileStore.js";
 import { answerBelief } from "./beliefQuery.js";
 import { answerClaim } from "./claimQuery.js";
 import { HUMAN_QUEUE } from "./conformal.js";
-import { answerGate } from "./gateQuery.js";
+import { answerGate, decideGatesTogether } from "./gateQuery.js";
 import { answerInterval } from "./intervalQuery.js";
 import { answerJudge } from "./judgeQuery.js";
 import { CalibrationPending, whenBuilt } from "./rebuilds.js";
@@ -132,11 +132,13 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     }
     try {
       const prepared = inputs.length > 1 ? predictSetsTogether(inputs) : undefined;
+      const gates = decideGatesTogether(inputs);
       const outcomes: QueryOutcome[] = [];
       for (let i = 0; i < inputs.length; i++) {
         const input = inputs[i]!;
         const set = prepared?.[i];
-        outcomes.push(set ? answerSet(input as QueryInput<SetQuery>, set) : runQuery(input) as QueryOutcome);
+        const gate = gates?.[i];
+        outcomes.push(set ? answerSet(input as QueryInput<SetQuery>, set) : gate ? answerGate(input as QueryInput<GateQuery>, gate) : runQuery(input) as QueryOutcome);
       }
       return respond(names, outcomes, backend, usage, warnings);
     } catch (err) {
@@ -145,14 +147,21 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
       throw err;
     }
   }
-  return Promise.all(names.map(async (name, i) => {
+  return Promise.all(names.map(async (name, i): Promise<QueryInput> => {
     const query = queries[i]!;
     const evidence = clientEvidence || !backend ? query.evidence : await backendEvidence(request, query, stages);
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return whenBuilt(() => runQuery({ name, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings }));
-  })).then((outcomes) => respond(names, outcomes, backend, usage, warnings));
+    return { name, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings };
+  })).then(async (inputs) => {
+    // The fdr gates of one profile and target are one batch, decided once every query's evidence is in.
+    const gates = await whenBuilt(() => decideGatesTogether(inputs));
+    return Promise.all(inputs.map((input, i) => {
+      const gate = gates?.[i];
+      return whenBuilt(() => (gate ? answerGate(input as QueryInput<GateQuery>, gate) : runQuery(input)));
+    }));
+  }).then((outcomes) => respond(names, outcomes, backend, usage, warnings));
 }
 
 /** The response: every answer, and a 424 naming the heuristic ones when there are any. */

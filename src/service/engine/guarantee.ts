@@ -1,6 +1,6 @@
 // The guarantee object attached to every answer (docs/service.md): what holds, at which level, on how many
 // calibration examples, by which method, from which profile version, for which Mondrian group and evidence level.
-import type { Guarantee } from "../../api/index.js";
+import { guaranteeWords, type Guarantee } from "../../api/index.js";
 import type { QueryInput } from "./types.js";
 
 export interface GuaranteeFields {
@@ -19,7 +19,7 @@ export interface GuaranteeFields {
 
 export function guarantee(input: QueryInput, fields: GuaranteeFields): Guarantee {
   // One object literal with every field (undefined ones are left out by JSON.stringify): a single hidden
-  // class on the hot path instead of one per combination of optional fields.
+  // class on the hot path instead of one per combination of optional fields (the table's two come last).
   return {
     kind: fields.kind,
     holds: fields.holds ?? true,
@@ -33,6 +33,8 @@ export function guarantee(input: QueryInput, fields: GuaranteeFields): Guarantee
     group: fields.group,
     evidence_level: input.level,
     reason: fields.reason,
+    // The sentence and sense from the one table of guarantees (docs/guarantees.md).
+    ...guaranteeWords(input.query.type, fields),
   };
 }
 
