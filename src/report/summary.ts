@@ -28,7 +28,11 @@ export interface RunSummary {
   /** What each test item asked: a set of options (multiple choice) or an interval of levels (ordinal). Default set. */
   queryType?: "set" | "interval";
   service: { url: string; embedded: boolean };
-  profile: { name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };
+  profile: {
+    name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number;
+    /** Which examples calibrate a set query (the profile's set_pooling); absent: exact option names. */
+    setPooling?: "exact" | "pooled" | "by_option_count";
+  };
   split: { calibration: number; test: number; audit: number; monitor: number };
   test: {
     n: number;

@@ -8,7 +8,7 @@ import { EvidenceCache } from "../store/index.js";
 import { CrossChecker } from "../client/index.js";
 import { mulberry32 } from "../conformal/index.js";
 import { splitDataset, type Dataset } from "../datasets/index.js";
-import { choicesOf, methodFor, promptItemOf, type ChoiceItem } from "./choices.js";
+import { choicesOf, methodFor, promptItemOf, type ChoiceItem, type Choices } from "./choices.js";
 import type { RunSummary } from "../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
 import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../evidence/index.js";
@@ -32,6 +32,20 @@ function profileNameFor(options: ResolvedCalibrationOptions, remote: boolean): s
   const stem = basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
   // A shared remote service may already hold a profile of that name: never add to someone else's.
   return remote ? `${stem}-${Date.now().toString(36)}` : stem;
+}
+
+const optionCounts = (choices: Choices): number[] => [...new Set(choices.items.map((i) => i.names.length))].sort((a, b) => a - b);
+
+/**
+ * The profile's set_pooling: items whose option names differ (in count or spelling) are calibrated together
+ * (`pooled`), or per option count when asked (`by_option_count`); items over one list of names keep the
+ * service's default (exact names), which calibrates them the same way.
+ */
+export function setPoolingFor(choices: Choices, byOptionCount: boolean): "pooled" | "by_option_count" | undefined {
+  if (choices.type !== "set") return undefined;
+  if (byOptionCount) return "by_option_count";
+  const shapes = new Set(choices.items.map((i) => [...i.names].sort().join("\u0000")));
+  return shapes.size > 1 ? "pooled" : undefined;
 }
 
 /** A set or interval run: the items are multiple-choice or ordinal. */
@@ -78,9 +92,12 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const client = service.client;
     const name = profileNameFor(options, !service.embedded);
     log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
+    const setPooling = setPoolingFor(choices, options.byOptionCount);
+    if (setPooling) log(`calibration: ${setPooling === "pooled" ? `one across option counts ${optionCounts(choices).join(", ")}` : `each option count on its own (${optionCounts(choices).join(", ")})`}`);
     const createdProfile = await client.createProfile({
       name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
       method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: promptHash,
+      ...(setPooling ? { set_pooling: setPooling } : {}),
     });
     // The cross-check recomputes from exactly the examples this run adds: an existing profile would mix in others.
     if (createdProfile.n > 0) {
@@ -147,7 +164,10 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
       queryType: choices.type,
       service: { url: service.baseUrl, embedded: service.embedded },
-      profile: { name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
+      profile: {
+        name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n,
+        ...(setPooling ? { setPooling } : {}),
+      },
       split: { calibration: parts.calibration.length, test: m, audit: parts.audit.length, monitor: parts.monitor.length },
       test: {
         n: m, target: 1 - options.alpha, coverage: t.covered / m, band: coverageBand(m, profile.n, options.alpha),

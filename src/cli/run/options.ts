@@ -46,6 +46,8 @@ ${DATASET_USAGE}${QUERY_TYPE_USAGE}  --service URL      remote service root endi
   --limit N          use only the first N dataset items
   --profile NAME     profile name (default: from the dataset file name)
   --false-alarm-rate R  monitor false-alarm rate (default 0.01)
+  --by-option-count  items with different numbers of options: calibrate each count on its own
+                     (Mondrian by option count; default: one calibration across option counts)
 ${PROMPT_USAGE}  --allow-audit-fail exit 0 when the audit fails (default: exit status 3)
   --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else $XDG_CACHE_HOME/calibkit,
                      else ~/.cache/calibkit); a repeat run reuses every row computed before
@@ -80,6 +82,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         method: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, calibration: { type: "string" },
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
+        "by-option-count": { type: "boolean" },
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
         stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
@@ -120,6 +123,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
     limit: v.limit === undefined ? undefined : integer("limit", v.limit, 0, 2),
     profile: v.profile,
     falseAlarmRate: unit("false-alarm-rate", v["false-alarm-rate"], 0.01),
+    byOptionCount: v["by-option-count"] ?? false,
     ...parseQueryTypeOptions(v, (option, problem) => {
       throw new RunOptionError(option, problem);
     }),
