@@ -5,7 +5,7 @@ import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type Eva
 import type { RunSummary } from "../report/index.js";
 import type { BeliefPair } from "./analysis.js";
 import type { StepProgress } from "./events.js";
-import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./records.js";
+import { evaluateRequest, queryNameOf, type RequestTarget, type Scored } from "./records.js";
 
 export interface TestOutcome {
   sizes: number[];
@@ -36,7 +36,7 @@ export async function evaluateTestSplit(
     const request = evaluateRequest(x, target);
     const response = await client.evaluate(request);
     checker.check(request as Parameters<CrossChecker["check"]>[0], response, x.item.id);
-    const answer = response.answers[QUERY_NAME] as Record<string, unknown>;
+    const answer = response.answers[queryNameOf(x.item)] as Record<string, unknown>;
     const kept = keptNames(answer, x.item.names);
     out.sizes.push(kept.length);
     out.hits.push(kept.includes(x.item.answer));

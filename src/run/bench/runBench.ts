@@ -78,12 +78,16 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
             seconds, itemsPerSecond: t.items.length / seconds, tokensPerSecond: built.computed > 0 ? tokens / seconds : null, accessLevel: level,
           });
           const width = t.items[0]!.names.length;
-          const probabilities = new Float64Array(t.items.length * width);
+          const mixed = t.items.some((item) => item.names.length !== width);
+          if (mixed && t.type !== "set") throw new SuiteError(suite.file, `tasks.${t.task.name}.dataset`, `items have ${[...new Set(t.items.map((i) => i.names.length))].join(", ")} levels: an interval task needs one list of levels`);
+          const probabilities = new Float64Array(mixed ? 0 : t.items.length * width);
+          const itemRows: Float64Array[] = [];
           const labels = new Int32Array(t.items.length);
           t.items.forEach((item, i) => {
-            if (item.names.length !== width) throw new SuiteError(suite.file, `tasks.${t.task.name}.dataset`, `item ${item.id} has ${item.names.length} options, the first item ${width}: a suite task needs one option count`);
             const p = (built.evidence[i]!.option_probabilities ?? built.evidence[i]!.level_probabilities)!;
-            item.names.forEach((n, j) => (probabilities[i * width + j] = p[n]!));
+            // Items of different option counts are calibrated together (or per count, by_option_count): each its own row.
+            if (mixed) itemRows.push(Float64Array.from(item.names, (n) => p[n]!));
+            else item.names.forEach((n, j) => (probabilities[i * width + j] = p[n]!));
             labels[i] = item.names.indexOf(item.answer);
           });
           for (const method of suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m))) {
@@ -92,6 +96,7 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
                 model, task: t.task.name, type: t.type, method, alpha, probabilities, width, labels,
                 names: t.items.map((i) => i.names), groups: t.items.map((i) => i.group),
                 repeats: suite.repeats, seed: suite.seed, calibrationFraction: suite.calibrationFraction,
+                ...(mixed ? { rows: itemRows, byOptionCount: t.task.byOptionCount } : {}),
               }));
             }
           }

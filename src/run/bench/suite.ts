@@ -21,6 +21,8 @@ export interface SuiteTask {
   prompt: PromptFlags;
   /** Only the first N items. */
   limit: number | undefined;
+  /** Items of different option counts: calibrate each count on its own (Mondrian). Default false: one calibration across counts. */
+  byOptionCount: boolean;
 }
 
 export interface Suite {
@@ -50,7 +52,7 @@ function modelPath(entry: string, base: string): string {
 /** A suite as its YAML file spells it (docs/bench.md), for a caller that builds one in code. */
 export interface SuiteDefinition {
   models: string[];
-  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number }[];
+  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number; by_option_count?: boolean }[];
   methods: string[];
   alphas: number[];
   /** Independent random splits per cell. Default 3. */
@@ -108,7 +110,7 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     const at = `tasks[${i}]`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) fail(at, "must be a mapping with name and dataset");
     const task = t as Record<string, unknown>;
-    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit"]);
+    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit", "by_option_count"]);
     for (const k of Object.keys(task)) if (!taskKnown.has(k)) fail(`${at}.${k}`, `unknown field (expected ${[...taskKnown].join(", ")})`);
     const name = typeof task.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(task.name) ? task.name : fail(`${at}.name`, "must be a name of letters, digits, '.', '_' or '-'");
     if (names.has(name)) fail(`${at}.name`, `"${name}" names two tasks`);
@@ -123,7 +125,9 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
       format: str("format"), "num-fewshot": str("num_fewshot"), fewshot: fewshot === undefined ? undefined : resolve(base, fewshot),
     }, (flag, problem) => fail(`${at}.${flag.replace("-", "_")}`, problem));
     const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
-    return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit };
+    const byOptionCount = task.by_option_count ?? false;
+    if (typeof byOptionCount !== "boolean") fail(`${at}.by_option_count`, `must be true or false, got ${JSON.stringify(byOptionCount)}`);
+    return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit, byOptionCount: byOptionCount as boolean };
   });
   return { file, models, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
 }
