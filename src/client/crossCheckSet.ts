@@ -22,13 +22,15 @@ const versionSeed = (engine: LocalEngine) => `${engine.profile.name}@${engine.pr
 
 const setCalibration = localSetCalibration;
 
+type TogetherRow = { query: SetQuery; name: string; p: Float64Array; sorted: string[] };
+
 /**
  * The request's set queries that share a calibration (method, α, options), predicted in one call of the
  * batch API each, with the same per-query seeds; localSetAnswer takes its row. Anything this cannot
  * prepare is left to localSetAnswer, so the answers are those of the per-query path.
  */
 export function predictSetsTogether(engine: LocalEngine, request: EvaluateRequest, into: SetPredictions): void {
-  const together = new Map<CalibratedSet, { query: SetQuery; name: string; p: Float64Array; sorted: string[] }[]>();
+  const together = new Map<CalibratedSet, TogetherRow[]>();
   for (const [name, q] of Object.entries(request.queries)) {
     if (q.type !== "set") continue;
     const query = q as SetQuery;
@@ -47,7 +49,14 @@ export function predictSetsTogether(engine: LocalEngine, request: EvaluateReques
       continue;
     }
   }
+  // One calibration may serve queries of several option counts (set_pooling): each count is one batch.
+  const batches: [CalibratedSet, TogetherRow[]][] = [];
   for (const [cal, rows] of together) {
+    const byCount = new Map<number, TogetherRow[]>();
+    for (const r of rows) byCount.set(r.sorted.length, [...(byCount.get(r.sorted.length) ?? []), r]);
+    for (const part of byCount.values()) batches.push([cal, part]);
+  }
+  for (const [cal, rows] of batches) {
     if (rows.length < 2) continue;
     const K = rows[0]!.sorted.length;
     const data = new Float64Array(rows.length * K);

@@ -66,15 +66,19 @@ function guaranteeOf(input: QueryInput, plan: SetPlan, fields: { alpha: number; 
   const key = `${input.level}|${estimated}|${n}|${group === undefined ? "" : `=${group}`}`;
   let g = plan.guarantees.get(key);
   if (g === undefined) {
-    // by_option_count: a Mondrian split whose group is the option count, named beside any group_by group.
-    const byCount = setPoolingOf(input.profile) === "by_option_count" ? `${plan.sorted.length} options` : undefined;
-    const named = byCount === undefined ? group : group === undefined ? byCount : `${group}, ${byCount}`;
+    const named = namedGroup(input, plan, group);
     const made = Object.freeze(guarantee(input, { alpha, method, group: named, estimated, kind: named !== undefined ? "group_coverage" : "coverage", n }));
     g = { guarantee: made, json: guaranteeJson(made) };
     if (plan.guarantees.size < 256) plan.guarantees.set(key, g);
   }
   plan.lastGuarantee = { level: input.level, estimated, n, group, value: g };
   return g;
+}
+
+/** by_option_count: a Mondrian split whose group is the option count, named beside any group_by group. */
+function namedGroup(input: QueryInput, plan: SetPlan, group: string | undefined): string | undefined {
+  const byCount = setPoolingOf(input.profile) === "by_option_count" ? `${plan.sorted.length} options` : undefined;
+  return byCount === undefined ? group : group === undefined ? byCount : `${group}, ${byCount}`;
 }
 
 function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Float64Array, group: string | undefined): SetRow {
@@ -108,7 +112,7 @@ function heuristicSet(
     set: names.filter((x) => chosen.has(x)),
     probabilities: probabilityObject(plan, p),
     venn_abers: Object.fromEntries(sorted.map((name, j) => [name, [p[j]!, p[j]!] as [number, number]])),
-    guarantee: heuristicGuarantee(input, { alpha, method: fields.method, group: fields.group, estimated: fields.estimated, n, needed, wanted: `coverage at alpha ${alpha}` }),
+    guarantee: heuristicGuarantee(input, { alpha, method: fields.method, group: namedGroup(input, plan, fields.group), estimated: fields.estimated, n, needed, wanted: `coverage at alpha ${alpha}` }),
   };
   return { answer, insufficient: true };
 }
