@@ -3,15 +3,14 @@
 // examples, feed a coverage monitor, and cross-check every answer against the local conformal engine.
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../api/index.js";
-import { countingAdapter, openAdapter } from "../adapters/index.js";
-import { EvidenceCache } from "../store/index.js";
 import { CrossChecker } from "../client/index.js";
 import { mulberry32 } from "../conformal/index.js";
 import { splitDataset, type Dataset } from "../datasets/index.js";
-import { choicesOf, methodFor, promptItemOf, type ChoiceItem, type Choices } from "./choices.js";
+import { choicesOf, methodFor, type ChoiceItem, type Choices } from "./choices.js";
 import type { RunSummary } from "../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
-import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../evidence/index.js";
+import { modelSource, type ChoiceSource } from "./choiceSource.js";
+import { mostProbable, writeItemsLog, type ItemLogEntry } from "./itemsLog.js";
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
@@ -49,7 +48,7 @@ export function setPoolingFor(choices: Choices, byOptionCount: boolean): "pooled
 }
 
 /** A set or interval run: the items are multiple-choice or ordinal. */
-export async function runChoicePipeline(options: ResolvedCalibrationOptions, dataset: Dataset, reporter: Reporter): Promise<RunSummary> {
+export async function runChoicePipeline(options: ResolvedCalibrationOptions, dataset: Dataset, reporter: Reporter, preset?: { source: ChoiceSource }): Promise<RunSummary> {
   const log = reporter.log;
   const started = performance.now();
   const timings: RunSummary["timings"] = [];
@@ -71,20 +70,13 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
   checkSplitSizes({ calibration: split.calibration.length, test: split.test.length }, all.length, options.alpha, options.dataset);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
 
-  const counted = countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)));
-  const adapter = counted.adapter;
-  const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
+  const source = options.fromLmEval
+    ? preset!.source
+    : await modelSource(options, choices.type, fewshot, (work) => timed("open model", undefined, work));
   try {
-    // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
-    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
-    // The level named here is the one the summary and the report name: the level the evidence is sent at.
-    const exposes = adapter.accessLevel !== accessLevel ? `; the model exposes ${adapter.accessLevel}` : "";
-    log(`model: ${options.model} (${adapter.provider}, access level ${accessLevel}${exposes})`);
-    const backendName = `${adapter.provider}:${adapter.model}`;
-    const prompt = await resolvePromptSettings({ ...options.prompt.settings, fewshot }, adapter);
-    const promptHash = promptSettingsHash(prompt, choices.type);
-    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint, promptHash };
-    log(`prompts: ${typeof prompt.format === "string" ? prompt.format : `template ${prompt.format.templateFile}`}${prompt.chat ? ", chat template" : ""}${fewshot.length ? `, ${fewshot.length}-shot` : ""}${prompt.normalize !== "none" ? `, normalize ${prompt.normalize}` : ""} (${promptHash.slice(0, 19)}…)`);
+    const { accessLevel, backendName, promptHash } = source;
+    for (const line of source.describe) log(line);
+    const recordCtx = { source: basename(options.fromLmEval ?? options.dataset), accessLevel, fingerprint: source.fingerprint, promptHash };
     const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
 
     // The service before the long evidence step, so a wrong URL or API key fails at once.
@@ -108,16 +100,13 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const built = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
       try {
-        return await cachedChoiceEvidence(ordered.map((i) => promptItemOf(i, choices.type)), {
-          type: choices.type, adapter, level: accessLevel, prompt, onBatch: (n) => bar.increment(n),
-          cache, fingerprint: adapter.fingerprint, promptHash, model: options.model,
-        });
+        return await source.evidence(ordered, (n) => bar.increment(n));
       } finally {
         bar.stop();
       }
     });
     const evidence = built.evidence;
-    log(`evidence: ${built.hits} row(s) from the cache${cache ? ` (${cache.dir})` : " (--no-cache)"}, ${built.computed} computed${built.redone ? ` (${built.redone} of them in flight when an earlier run was stopped)` : ""}, ${counted.calls()} model call(s)`);
+    if (!options.fromLmEval) log(`evidence: ${built.hits} row(s) from the cache${source.cacheDir ? ` (${source.cacheDir})` : " (--no-cache)"}, ${built.computed} computed${built.redone ? ` (${built.redone} of them in flight when an earlier run was stopped)` : ""}, ${source.modelCalls()} model call(s)`);
     const scored: Scored[] = ordered.map((item, i) => ({ item, evidence: evidence[i]! }));
     const parts = {
       calibration: scored.slice(0, split.calibration.length),
@@ -153,6 +142,16 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const monitor = await timed("monitor", parts.monitor.length, () =>
       monitorStep(client, checker, profile, records(parts.monitor), options.alpha, options.falseAlarmRate));
 
+    if (options.out !== undefined) {
+      const entries = (["calibration", "test", "audit", "monitor"] as const).flatMap((split) => parts[split].map((x, i): ItemLogEntry => {
+        const p = (x.evidence.option_probabilities ?? x.evidence.level_probabilities)!;
+        return {
+          id: x.item.id, split, prompt: source.promptOf(x.item), option_probabilities: p, label: x.item.answer,
+          answer: mostProbable(p), service: split === "test" ? t.answers[i]! : null,
+        };
+      }));
+      log(`items: ${await writeItemsLog(options.out, entries)}`);
+    }
     const calRows = parts.calibration.map(scoredRow);
     const testRows = parts.test.map(scoredRow);
     const m = parts.test.length;
@@ -160,8 +159,9 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const summary: RunSummary = {
       calibkit: await calibkitVersion(),
       createdAt: new Date().toISOString(),
-      model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
-      dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
+      model: source.model,
+      ...(source.source ? { source: source.source } : {}),
+      dataset: { path: options.fromLmEval ?? options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
       queryType: choices.type,
       service: { url: service.baseUrl, embedded: service.embedded },
       profile: {
@@ -184,12 +184,11 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },
       timings,
-      evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: counted.calls() },
+      evidenceCache: { dir: source.cacheDir, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: source.modelCalls() },
       totalSeconds: (performance.now() - started) / 1000,
     };
     return summary;
   } finally {
-    cache?.close();
-    await adapter.dispose();
+    await source.dispose();
   }
 }
