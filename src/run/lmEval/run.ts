@@ -1,7 +1,8 @@
 // `calibkit run --from-lm-eval samples_<task>_<date>.jsonl`: lm-eval's per-document outputs calibrated,
 // evaluated, audited, monitored and cross-checked with no model loaded (docs/run.md, "From lm-eval").
 import type { MultipleChoiceDataset } from "../../datasets/index.js";
-import type { RunSummary } from "../../report/index.js";
+import type { QueryRunSummary, RunSummary } from "../../report/index.js";
+import { gateFromLmEval } from "./gateRun.js";
 import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
 import { lmEvalSource } from "../choiceSource.js";
 import { RunInputError } from "../errors.js";
@@ -9,11 +10,13 @@ import type { Reporter } from "../events.js";
 import { lmEvalChoiceItems, outputTypeOf } from "./choices.js";
 import { readLmEvalRun } from "./samplesFile.js";
 
-export async function runFromLmEval(o: ResolvedCalibrationOptions, reporter: Reporter): Promise<{ kind: "choice"; queryType: "set"; summary: RunSummary }> {
+export async function runFromLmEval(o: ResolvedCalibrationOptions, reporter: Reporter): Promise<
+  { kind: "choice"; queryType: "set"; summary: RunSummary } | { kind: "typed"; queryType: "gate"; summary: QueryRunSummary }
+> {
   const file = o.fromLmEval!;
   const run = readLmEvalRun(file, o.lmEvalResults);
   const output = outputTypeOf(run);
-  if (output !== "multiple_choice") throw new RunInputError(file, "is a generate_until task: calibkit run --from-lm-eval calibrates multiple-choice tasks (set queries)");
+  if (output === "generate_until") return { kind: "typed", queryType: "gate", summary: await gateFromLmEval(o, run, reporter) };
   if (o.queryType !== undefined && o.queryType !== "set") throw new RunInputError(file, `holds a multiple-choice task: --query-type ${o.queryType} does not fit it (set queries)`);
   const normalize = o.prompt.settings.normalize ?? "none";
   const { items, evidence, filter } = lmEvalChoiceItems(run, normalize);
