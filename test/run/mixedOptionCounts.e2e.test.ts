@@ -59,11 +59,31 @@ describe("calibkit run --from-lm-eval (no model loaded)", () => {
     expect(items.filter((i) => i.split === "test")).toHaveLength(s.test.n);
   }, E2E_TIMEOUT_MS);
 
-  it("refuses a generate_until file with a clear message", async () => {
-    const r = await runCalibkit(["run", "--from-lm-eval", "fixtures/lm-eval/samples_gsm8k_mini_2026-11-27T09-30-00.000000.jsonl", "--out", await mkdtemp(join(tmpdir(), "calibkit-lmeval-gen-")), "--quiet"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/is a generate_until task/);
-  });
+  it("runs a generate_until file as a gate graded by its own exact_match, the model named, items.jsonl with the answers", async () => {
+    const out = await mkdtemp(join(tmpdir(), "calibkit-lmeval-gen-"));
+    const file = "fixtures/lm-eval/samples_gsm8k_mini_2026-11-27T09-30-00.000000.jsonl";
+    const r = await runCalibkit(["run", "--from-lm-eval", file, "--out", out, "--target", "0.1"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/graded by the file's exact_match .* share of the 5 response\(s\) per document/);
+    const s = JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as { queryType: string; model: { path: string }; source: { task: string }; section: { inBand: boolean; value: number }; crossCheck: { disagreements: unknown[] } };
+    expect(s.queryType).toBe("gate");
+    expect(s.model.path).toBe("EleutherAI/pythia-160m");
+    expect(s.source.task).toBe("gsm8k_mini");
+    expect(s.crossCheck.disagreements).toEqual([]);
+    expect(s.section.inBand).toBe(true);
+    expect(await readFile(join(out, "report.html"), "utf8")).toContain("samples_gsm8k_mini_2026-11-27T09-30-00.000000.jsonl");
+    const lines = (await readFile(file, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { doc_id: number; filtered_resps: string[]; exact_match: number });
+    const items = (await readFile(join(out, "items.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(items).toHaveLength(lines.length);
+    const byId = new Map(lines.map((l) => [String(l.doc_id), l]));
+    for (const item of items) {
+      const line = byId.get(item.id as string)!;
+      expect(item.answer).toBe(line.filtered_resps[0]);
+      expect(item.exact_match).toBe(line.exact_match);
+      expect(item.label).toBe(line.exact_match >= 0.5 ? "pass" : "fail");
+      expect(Object.keys(item.option_probabilities as object).sort()).toEqual(["fail", "pass"]);
+    }
+  }, E2E_TIMEOUT_MS);
 });
 
 describe.skipIf(!existsSync(GGUF))("calibkit run and bench on items of 3, 4 and 5 options (ARC layout)", () => {
@@ -95,12 +115,15 @@ describe.skipIf(!existsSync(GGUF))("calibkit run and bench on items of 3, 4 and 
     expect(groups).toEqual(new Set(["3 options", "4 options", "5 options"]));
   }, E2E_TIMEOUT_MS);
 
-  it("bench: the suite over the mixed file runs (no 'one option count' refusal), every repeat in its band", async () => {
+  it("bench: the suite over the mixed file (and an lm-eval task) runs, no 'one option count' refusal, every repeat in its band", async () => {
     const dir = await mkdtemp(join(tmpdir(), "calibkit-bench-arc-"));
     const r = await runCalibkit(["bench", "examples/bench-arc-mixed.yaml", "--out", dir, "--cache", join(dir, "cache")], { CALIBKIT_MODELS_DIR: MODELS });
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(await readFile(join(dir, "summary.json"), "utf8")) as BenchSummary;
-    expect(s.rows).toHaveLength(2 * 3);
+    expect(s.rows).toHaveLength(3 * 3);
+    // The lm-eval task's cells are the model lm-eval ran (its results file), computed with no model call.
+    expect(s.rows.filter((x) => x.task === "arc-mixed-lm-eval").every((x) => x.model === "EleutherAI/pythia-160m")).toBe(true);
+    expect(s.evidence.find((e) => e.task === "arc-mixed-lm-eval")).toMatchObject({ model: "EleutherAI/pythia-160m", modelCalls: 0, items: 360 });
     for (const row of s.rows) {
       expect(row.inBand, `${row.task} ${row.method}`).toBe(row.repeats);
       expect(row.statistics.coverageByOptionCount.map((x) => x.key)).toEqual(["3", "4", "5"]);
