@@ -5,7 +5,7 @@ import {
   calibrateInterval, calibrateOptionBeliefs, calibrateSet, conformalRank, labelRank, minimumN, permutation,
   predictIntervalBatch, predictOptionBeliefsBatch, predictSetBatch, recommendedN, rngFromString,
 } from "../../conformal/index.js";
-import { mixedRepeat } from "./mixedCounts.js";
+import { mixedRepeat, type RepeatOutcome } from "./mixedCounts.js";
 import { overRepeats, type BenchRow, type RunStatistics } from "../../report/index.js";
 import type { BeliefPair } from "../analysis.js";
 import { BAND_LEVEL, coverageBand } from "../coverageBand.js";
@@ -56,8 +56,6 @@ function lawOf(m: number, n: number, alpha: number): { mean: number; sd: number 
 }
 
 /** One repeat's answers as the run's statistics take them (statistics.ts): the same tables in both reports. */
-export type RepeatOutcome = { stats: RunStatistics; covered: number; sizes: Int32Array; correct: number };
-
 function repeatStatistics(x: CellInput, r: number, split: { cal: Int32Array; test: Int32Array }): RepeatOutcome {
   if (x.rows) return mixedRepeat(x, x.rows, r, split);
   const cal = gather(x, split.cal);

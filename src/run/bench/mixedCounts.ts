@@ -4,11 +4,25 @@
 import {
   calibrateOptionBeliefsPooled, calibrateSet, labelRank, minimumN, predictOptionBeliefs, predictSetRows, recommendedN, rngFromString,
 } from "../../conformal/index.js";
+import type { RunStatistics } from "../../report/index.js";
 import type { BeliefPair } from "../analysis.js";
 import { runStatistics, type AnsweredItem } from "../statistics.js";
-import type { CellInput, RepeatOutcome } from "./metrics.js";
 
-export function mixedRepeat(x: CellInput, rows: readonly Float64Array[], r: number, split: { cal: Int32Array; test: Int32Array }): RepeatOutcome {
+export type RepeatOutcome = { stats: RunStatistics; covered: number; sizes: Int32Array; correct: number };
+
+/** What a repeat reads of its cell (metrics.ts CellInput). */
+interface MixedCell {
+  task: string;
+  method: string;
+  alpha: number;
+  seed: number;
+  labels: Int32Array;
+  names: readonly (readonly string[])[];
+  groups: readonly (string | undefined)[];
+  byOptionCount?: boolean;
+}
+
+export function mixedRepeat(x: MixedCell, rows: readonly Float64Array[], r: number, split: { cal: Int32Array; test: Int32Array }): RepeatOutcome {
   const calRows = Array.from(split.cal, (i) => rows[i]!);
   const calLabels = Array.from(split.cal, (i) => x.labels[i]!);
   const testRows = Array.from(split.test, (i) => rows[i]!);
