@@ -28,7 +28,7 @@ const INGEST_BATCH = 100;
 
 function profileNameFor(options: ResolvedCalibrationOptions, remote: boolean): string {
   if (options.profile) return options.profile;
-  const stem = basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
+  const stem = basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
   // A shared remote service may already hold a profile of that name: never add to someone else's.
   return remote ? `${stem}-${Date.now().toString(36)}` : stem;
 }

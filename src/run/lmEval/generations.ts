@@ -1,7 +1,8 @@
 // A generate_until task of an lm-eval samples file as gate items: the answer is the file's filtered response,
 // graded by the file's own per-document metric (the first of `metrics`, e.g. exact_match: pass when ≥ 0.5).
 // lm-eval keeps text only, so the confidence p(pass) is the agreement of the task's repeats with its answer:
-// the share of the raw responses (resps, `repeats` of them) that contain the filtered answer. With one
+// the share of the raw responses (resps, `repeats` of them) that contain the filtered answer, sent at L0 as
+// samples naming pass or fail (the service takes their frequency, and says so in the guarantee). With one
 // response per document every item gets the same confidence and the gate cannot tell items apart.
 import type { ExampleRecord } from "../../api/index.js";
 import { RunInputError } from "../errors.js";
@@ -15,7 +16,7 @@ export interface LmEvalGateItems {
   /** Responses per document (lm-eval's repeats). */
   repeats: number;
   /** Per prepared item, by id: prompt, generated answer, its grade and the raw responses (items.jsonl). */
-  log: Map<string, { prompt: string; answer: string; grade: number; responses: string[] }>;
+  log: Map<string, { prompt: string; answer: string; grade: number; responses: string[]; agree: number }>;
 }
 
 const text = (x: unknown): string => (typeof x === "string" ? x : JSON.stringify(x));
@@ -36,8 +37,10 @@ export function lmEvalGateItems(run: LmEvalRun, query: { guarantee: string; targ
     const answer = text(s.filtered_resps[0]).trim();
     if (responses.length === 0) throw new RunInputError(run.file, `line ${line}, field "resps": no response`);
     repeats = Math.max(repeats, responses.length);
-    const agree = answer === "" ? 0 : responses.filter((r) => r.includes(answer)).length / responses.length;
-    const evidence = { option_probabilities: { pass: agree, fail: 1 - agree } };
+    // Each response a sample naming pass (it holds the answer) or fail: the service's p(pass) at L0 is their frequency.
+    const samples = responses.map((r) => (answer !== "" && r.includes(answer) ? "pass" : "fail"));
+    const agree = samples.filter((x) => x === "pass").length / samples.length;
+    const evidence = { samples };
     const label = grade >= 0.5 ? "pass" : "fail";
     const prompt = text(requestArgs(s, 0)[0]);
     const id = String(s.doc_id);
@@ -46,7 +49,7 @@ export function lmEvalGateItems(run: LmEvalRun, query: { guarantee: string; targ
       id, record, context: prompt, truth: label,
       query: { type: "gate", instructions: `Is the answer "${answer}" correct?`, evidence, guarantee: query.guarantee, target: query.target, ...(query.guarantee === "risk_high_probability" ? { delta: query.delta ?? 0.1 } : {}) },
     });
-    log.set(id, { prompt, answer, grade, responses });
+    log.set(id, { prompt, answer, grade, responses, agree });
   });
   return { prepared, metric, filter, repeats, log };
 }

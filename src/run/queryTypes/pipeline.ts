@@ -86,7 +86,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const config = { backends: stages.map((s) => ({ name: s.name, provider: "vllm" as const, base_url: s.url, cost_cents_per_call: s.costPerCall, cost_cents_per_1k_tokens: 0, max_tokens: s.maxTokens })) };
     await using service = await connect(options, reporter, config);
     const client = service.client;
-    const stem = options.profile ?? `${basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
+    const stem = options.profile ?? `${basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
     const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
     const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
