@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { rngFromString } from "../src/conformal/rng.js";
 import {
-  generateClaims, generateOrdinal, generatePairwise, generatePassFail, generateReference, generateStoryAnswers, generateStoryCloze, generateYesNo,
+  arcMixedRecords, generateClaims, generateOrdinal, generatePairwise, generatePassFail, generateReference, generateStoryAnswers,
+  generateStoryCloze, generateYesNo,
   type MultipleChoiceItem, toJsonLines,
 } from "../src/datasets/index.js";
 
@@ -46,6 +47,8 @@ const files: [string, string][] = [
   ["pairwise.jsonl", toJsonLines(generatePairwise(Math.max(800, Math.round(n / 3)), rngFor("pairwise")))],
   ["reference.jsonl", toJsonLines(generateReference(Math.max(600, Math.round(n / 4)), rngFor("reference")))],
   ["story-answers.jsonl", toJsonLines(generateStoryAnswers(Math.max(600, Math.round(n / 4)), rngFor("story-answers")))],
+  // ARC's layout with 3, 4 and 5 options: the first 600 story-cloze items, reshaped.
+  ["arc-mixed.jsonl", arcMixedRecords(cloze.slice(0, 600), rngFor("arc-mixed")).map((r) => JSON.stringify(r) + "\n").join("")],
 ];
 await mkdir(values.out, { recursive: true });
 for (const [name, text] of files) {

@@ -12,6 +12,16 @@ export const prefixedHashSchema = z
   .string()
   .regex(/^[a-z0-9-]+:[0-9a-fA-F]{8,}$/, { message: "must carry a hash-algorithm prefix, as in sha256:<hex>" });
 
+/**
+ * Which examples calibrate a set query (an extension, docs/service.md "Mixed option counts"): `exact` (the
+ * default) those whose option names are the query's; `pooled` every example with option probabilities, whatever
+ * its number of options (one calibration across option counts); `by_option_count` those with as many options
+ * as the query (a Mondrian split by option count).
+ */
+export const SET_POOLINGS = ["exact", "pooled", "by_option_count"] as const;
+export const setPoolingSchema = z.enum(SET_POOLINGS);
+export type SetPooling = z.infer<typeof setPoolingSchema>;
+
 export const createProfileRequestSchema = z.looseObject({
   name: profileNameSchema,
   backend: backendSchema,
@@ -20,6 +30,7 @@ export const createProfileRequestSchema = z.looseObject({
   strict_fingerprint: z.boolean().default(false),
   group_by: z.string().min(1).optional(),
   prompt_template_hash: prefixedHashSchema.optional(),
+  set_pooling: setPoolingSchema.optional(),
 });
 export type CreateProfileRequest = z.input<typeof createProfileRequestSchema>;
 export type CreateProfile = z.output<typeof createProfileRequestSchema>;
@@ -70,6 +81,7 @@ export const profileSchema = z.looseObject({
   group_by: z.string().nullable().optional(),
   groups: z.record(z.string(), groupStateSchema).default({}),
   status: profileStatusSchema,
+  set_pooling: setPoolingSchema.optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -63,7 +63,7 @@ export class CrossChecker {
   readonly #together: SetPredictions = new WeakMap();
 
   /** `examples`: every example of the profile, in the order they were added. */
-  constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha">, examples: readonly ExampleRecord[], options: CrossCheckerOptions = {}) {
+  constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha" | "set_pooling">, examples: readonly ExampleRecord[], options: CrossCheckerOptions = {}) {
     this.#engine = { profile, examples, cached: (key, build) => this.#cached(key, build), stageCosts: options.stageCosts };
   }
 

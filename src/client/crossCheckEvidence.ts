@@ -5,7 +5,7 @@ import type { Evidence, ExampleRecord, Profile } from "../api/index.js";
 import { calibrateSet, rngFromString, type CalibratedSet } from "../conformal/index.js";
 
 export interface LocalEngine {
-  readonly profile: Pick<Profile, "name" | "version" | "method" | "alpha">;
+  readonly profile: Pick<Profile, "name" | "version" | "method" | "alpha" | "set_pooling">;
   /** Every example of the profile, in the order they were added. */
   readonly examples: readonly ExampleRecord[];
   /** The value for `key`, built once per checker. */

@@ -1,12 +1,10 @@
-// Set answers recomputed locally: the service's set calibration of the exact-names pool, a request's set
+// Set answers recomputed locally: the service's set calibration of the pool its set_pooling picks, a request's set
 // queries that share one calibration predicted together through the batch API (as the service does), the
 // per-option Venn–Abers beliefs, and whether the set calibration covers one labelled example.
 import type { EvaluateRequest, SetQuery } from "../api/index.js";
-import {
-  calibrateOptionBeliefs, minimumN, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString,
-  type CalibratedOptionBeliefs, type CalibratedSet,
-} from "../conformal/index.js";
-import { exactPool, profileFields, rebuildPrefix, serviceSetCalibration, setMethodOf, VENN_ABERS_WINDOW, type LocalEngine } from "./crossCheckEvidence.js";
+import { minimumN, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString, type CalibratedSet } from "../conformal/index.js";
+import { profileFields, setMethodOf, type LocalEngine } from "./crossCheckEvidence.js";
+import { localSetBeliefs, localSetCalibration, localSetPool, optionCountGroup } from "./crossCheckSetPool.js";
 
 /** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
 export interface LocalSetAnswer {
@@ -22,10 +20,9 @@ export type SetPredictions = WeakMap<SetQuery, { set: string[]; n: number }>;
 
 const versionSeed = (engine: LocalEngine) => `${engine.profile.name}@${engine.profile.version}`;
 
-function setCalibration(engine: LocalEngine, names: readonly string[], method: string, alpha: number): CalibratedSet {
-  return engine.cached(`set|${method}|${alpha}|${JSON.stringify(names)}`, (): CalibratedSet =>
-    serviceSetCalibration(engine.profile.name, exactPool(engine, names), names.length, method, alpha));
-}
+const setCalibration = localSetCalibration;
+
+type TogetherRow = { query: SetQuery; name: string; p: Float64Array; sorted: string[] };
 
 /**
  * The request's set queries that share a calibration (method, α, options), predicted in one call of the
@@ -33,7 +30,7 @@ function setCalibration(engine: LocalEngine, names: readonly string[], method: s
  * prepare is left to localSetAnswer, so the answers are those of the per-query path.
  */
 export function predictSetsTogether(engine: LocalEngine, request: EvaluateRequest, into: SetPredictions): void {
-  const together = new Map<CalibratedSet, { query: SetQuery; name: string; p: Float64Array; sorted: string[] }[]>();
+  const together = new Map<CalibratedSet, TogetherRow[]>();
   for (const [name, q] of Object.entries(request.queries)) {
     if (q.type !== "set") continue;
     const query = q as SetQuery;
@@ -42,7 +39,7 @@ export function predictSetsTogether(engine: LocalEngine, request: EvaluateReques
     const sorted = Object.keys(query.options).sort();
     const alpha = query.alpha ?? engine.profile.alpha;
     const method = query.method?.toUpperCase() ?? setMethodOf(engine);
-    if (exactPool(engine, sorted).labels.length < minimumN(alpha)) continue;
+    if (localSetPool(engine, sorted).n < minimumN(alpha)) continue;
     try {
       const cal = setCalibration(engine, sorted, method, alpha);
       let rows = together.get(cal);
@@ -52,7 +49,14 @@ export function predictSetsTogether(engine: LocalEngine, request: EvaluateReques
       continue;
     }
   }
+  // One calibration may serve queries of several option counts (set_pooling): each count is one batch.
+  const batches: [CalibratedSet, TogetherRow[]][] = [];
   for (const [cal, rows] of together) {
+    const byCount = new Map<number, TogetherRow[]>();
+    for (const r of rows) byCount.set(r.sorted.length, [...(byCount.get(r.sorted.length) ?? []), r]);
+    for (const part of byCount.values()) batches.push([cal, part]);
+  }
+  for (const [cal, rows] of batches) {
     if (rows.length < 2) continue;
     const K = rows[0]!.sorted.length;
     const data = new Float64Array(rows.length * K);
@@ -77,8 +81,7 @@ export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuer
   if (!given) throw new TypeError(`query ${name} has no option_probabilities`);
   const p = Float64Array.from(sorted, (n) => given[n] ?? NaN);
   const probabilities = Object.fromEntries(sorted.map((n, j) => [n, p[j]!]));
-  const pool = exactPool(engine, sorted);
-  const n = pool.labels.length;
+  const n = localSetPool(engine, sorted).n;
   const base = { alpha, ...profileFields(engine) };
   if (n < minimumN(alpha)) {
     // Too few examples: the service answers heuristically (424); only the probabilities are comparable.
@@ -86,19 +89,15 @@ export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuer
   }
   const cal = setCalibration(engine, sorted, method, alpha);
   const prediction = together?.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${versionSeed(engine)}/${name}`), { pValues: false });
-  const beliefs = engine.cached(`beliefs|${JSON.stringify(sorted)}`, (): CalibratedOptionBeliefs => {
-    const m = rebuildPrefix(n);
-    const from = Math.max(0, m - VENN_ABERS_WINDOW);
-    return calibrateOptionBeliefs({ probabilities: { data: pool.rows.subarray(from * sorted.length, m * sorted.length), width: sorted.length }, labels: pool.labels.subarray(from, m) });
-  });
-  const va = predictOptionBeliefs(beliefs, p);
+  const va = predictOptionBeliefs(localSetBeliefs(engine, sorted), p);
+  const group = optionCountGroup(engine, sorted.length);
   const inSet = new Set(prediction.set);
   return {
     type: "set",
     set: names.filter((x) => inSet.has(x)),
     probabilities,
     venn_abers: Object.fromEntries(sorted.map((x, j) => [x, [va[j]!.p0, va[j]!.p1] as [number, number]])),
-    guarantee: { ...base, kind: "coverage", holds: true, n: prediction.n, method },
+    guarantee: { ...base, kind: group !== undefined ? "group_coverage" : "coverage", holds: true, n: prediction.n, method, ...(group !== undefined ? { group } : {}) },
   };
 }
 
@@ -106,7 +105,7 @@ export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuer
 export function coveredBySet(engine: LocalEngine, p: Record<string, number>, label: string, alpha: number, seed: string): boolean | undefined {
   const names = Object.keys(p).sort();
   if (names.length < 2 || !names.includes(label)) return undefined;
-  if (exactPool(engine, names).labels.length < minimumN(alpha)) return undefined;
+  if (localSetPool(engine, names).n < minimumN(alpha)) return undefined;
   const cal = setCalibration(engine, names, setMethodOf(engine), alpha);
   const prediction = predictSet(cal, { probabilities: Float64Array.from(names, (n) => p[n]!), options: names }, rngFromString(`${versionSeed(engine)}/${seed}`), { pValues: false });
   if (prediction.n < minimumN(alpha)) return undefined;

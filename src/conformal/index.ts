@@ -49,6 +49,8 @@ export { lacScore, lacOptionScores } from "./scores/lac.js";
 export { apsScoreAndRank, apsOptionScores, descendingOrder } from "./scores/aps.js";
 export { rapsScore } from "./scores/raps.js";
 export { calibrateOptionBeliefsSteps } from "./vennAbersOptions.js";
+export { calibrateOptionBeliefsPooled, calibrateOptionBeliefsPooledSteps } from "./vennAbersPooled.js";
+export { predictSetRows, type RowSets } from "./setRows.js";
 export { calibrateOptionBeliefs, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs } from "./vennAbersOptions.js";
 
 // interval

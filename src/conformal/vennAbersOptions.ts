@@ -9,6 +9,7 @@ import { beliefsInto, predictBelief, type BeliefPrediction, type CalibratedBelie
 
 export interface CalibratedOptionBeliefs {
   readonly kind: "option-beliefs";
+  /** Options per row; 0 when calibrated over rows of any width (one fit shared by every option). */
   readonly width: number;
   readonly perOption: readonly CalibratedBelief[];
 }
@@ -61,6 +62,7 @@ function oneVsRest(view: ReturnType<typeof rowView>, labels: ArrayLike<number>, 
 /** [p0, p1] (and merged probability) per option, in input order. */
 export function predictOptionBeliefs(cal: CalibratedOptionBeliefs, probabilities: ArrayLike<number>): BeliefPrediction[] {
   assertKind(cal, "option-beliefs", "predictOptionBeliefs");
+  if (cal.width === 0) return Array.from(probabilities, (p) => predictBelief(cal.perOption[0]!, p));
   if (probabilities.length !== cal.width) throw invalid(`expected ${cal.width} probabilities, got ${probabilities.length}`, "probabilities");
   return cal.perOption.map((c, j) => predictBelief(c, probabilities[j]!));
 }
@@ -69,11 +71,11 @@ export function predictOptionBeliefs(cal: CalibratedOptionBeliefs, probabilities
 export function predictOptionBeliefsBatch(cal: CalibratedOptionBeliefs, batch: { probabilities: Float64Array; width: number }): { p0: Float64Array; p1: Float64Array } {
   assertKind(cal, "option-beliefs", "predictOptionBeliefsBatch");
   const { probabilities: d, width: K } = batch;
-  if (K !== cal.width) throw invalid(`expected ${cal.width} probabilities per row, got width ${K}`, "width");
+  if (cal.width !== 0 && K !== cal.width) throw invalid(`expected ${cal.width} probabilities per row, got width ${K}`, "width");
   if (d.length % K !== 0) throw invalid(`probabilities has ${d.length} entries, not a multiple of width ${K}`, "probabilities");
   const m = d.length / K;
   const p0 = new Float64Array(d.length);
   const p1 = new Float64Array(d.length);
-  for (let j = 0; j < K; j++) beliefsInto(cal.perOption[j]!, d, j, K, m, p0, p1, undefined, j, K);
+  for (let j = 0; j < K; j++) beliefsInto(cal.perOption[cal.width === 0 ? 0 : j]!, d, j, K, m, p0, p1, undefined, j, K);
   return { p0, p1 };
 }

@@ -13,6 +13,7 @@ export { GENERATION_FIELD_KEYS, GENERATION_LAYOUTS, type GenerationFieldMapping,
 export { loadDataset, parseDataset, DATASET_EXTENSIONS } from "./load.js";
 export { splitDataset, totalOf, type Split, type SplitSizes } from "./split.js";
 export { generateStoryCloze, OPTION_NAMES } from "./generators/storyCloze.js";
+export { arcMixedRecords, ARC_MIXED_COUNTS, type ArcRecord } from "./generators/arcMixed.js";
 export { STORY_TEMPLATES, type StoryTemplate } from "./generators/storyTemplates.js";
 export { generateOrdinal, SIZE_LEVELS } from "./generators/ordinal.js";
 export { generateClaims } from "./generators/claims.js";

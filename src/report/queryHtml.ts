@@ -28,6 +28,7 @@ export function queryPageOf(s: QueryRunSummary): string {
     : "";
   const setup = table([
     ["model", `${escapeHtml(s.model.path)} (${escapeHtml(s.model.backend)}, ${escapeHtml(s.model.accessLevel)})`],
+    ...(s.source ? [["evidence", `lm-eval --log_samples file ${escapeHtml(s.source.lmEvalSamples)} (task ${escapeHtml(s.source.task)}) from ${s.source.lmEvalResults ? escapeHtml(s.source.lmEvalResults) : "no results file"}; no model loaded`] as [string, string]] : []),
     ["dataset", `${escapeHtml(s.dataset.path)} — ${s.dataset.items} ${escapeHtml(s.dataset.kind)} items, split seed ${s.dataset.seed}`],
     ["split", `calibration ${s.split.calibration}, test ${s.split.test}`],
     ["profile", `${escapeHtml(s.profile.name)}: α = ${s.profile.alpha}, n = ${s.profile.n}, ${escapeHtml(s.profile.status)}`],

@@ -29,6 +29,8 @@ export interface QueryRunSummary {
   createdAt: string;
   queryType: "belief" | "gate" | "claim" | "judge" | "route";
   model: RunSummary["model"];
+  /** Where the evidence came from when no model was run (an lm-eval --log_samples file). */
+  source?: RunSummary["source"];
   dataset: RunSummary["dataset"];
   service: RunSummary["service"];
   profile: { name: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };

@@ -57,6 +57,7 @@ export interface CellStatistics {
   coverageByClass: StratumOverRepeats[];
   coverageByGroup: StratumOverRepeats[];
   coverageBySize: StratumOverRepeats[];
+  coverageByOptionCount: StratumOverRepeats[];
   sizeStratifiedCoverage: Spread;
   calibration: {
     raw: ForecastOverRepeats;
@@ -128,6 +129,7 @@ export function overRepeats(each: readonly RunStatistics[]): CellStatistics {
     coverageByClass: strataOver(each.map((s) => s.coverageByClass), target),
     coverageByGroup: strataOver(each.map((s) => s.coverageByGroup), target),
     coverageBySize: strataOver(each.map((s) => s.coverageBySize), target),
+    coverageByOptionCount: strataOver(each.map((s) => s.coverageByOptionCount ?? []), target),
     sizeStratifiedCoverage: spreadOf(each.map((s) => s.sizeStratifiedCoverage)),
     calibration: {
       raw: forecastOver(each.map((s) => s.calibration.raw)),

@@ -40,6 +40,8 @@ export interface RunStatistics {
   coverageByClass: StratumCoverage[];
   coverageByGroup: StratumCoverage[];
   coverageBySize: StratumCoverage[];
+  /** Coverage by the items' number of options (keys "3", "4", …). Absent in older summaries. */
+  coverageByOptionCount?: StratumCoverage[];
   /** Size-stratified coverage: the lowest coverage over set sizes holding at least 10 test items (NaN if none). */
   sizeStratifiedCoverage: number;
   calibration: {

@@ -98,7 +98,9 @@ ${strataTable(cs, "coverage-by-class", "class", cs.coverageByClass, o)}
 ${strataTable(cs, "coverage-by-size", o.sizeWord, cs.coverageBySize, o)}
 <h${sub}>By group</h${sub}>
 ${strataTable(cs, "coverage-by-group", "group", cs.coverageByGroup, o)}
-<h${h}>Calibration of the probabilities</h${h}>
+${cs.coverageByOptionCount.length > 1 ? `<h${sub}>By option count</h${sub}>
+${strataTable(cs, "coverage-by-option-count", "options", cs.coverageByOptionCount, o)}
+` : ""}<h${h}>Calibration of the probabilities</h${h}>
 ${calibrationTable(cs, o)}
 <p>ECE over 10 equal-width bins; Brier score and log-loss (nats, forecasts clipped to [1e-15, 1 − 1e-15]) per forecast. Lower is better for all three.</p>
 <h${h}>Conformal ${o.answers} beside naive ones, at α = ${cs.alpha}</h${h}>

@@ -24,11 +24,17 @@ export interface RunSummary {
   calibkit: string;
   createdAt: string;
   model: { path: string; backend: string; accessLevel: string; fingerprint?: string };
+  /** Where the evidence came from when no model was run: an lm-eval `--log_samples` file and its results file. */
+  source?: { lmEvalSamples: string; lmEvalResults: string | null; task: string; model: string; modelArgs: string | null; taskHash: string };
   dataset: { path: string; kind: string; items: number; seed: number };
   /** What each test item asked: a set of options (multiple choice) or an interval of levels (ordinal). Default set. */
   queryType?: "set" | "interval";
   service: { url: string; embedded: boolean };
-  profile: { name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number };
+  profile: {
+    name: string; method: string; alpha: number; n: number; status: string; minimumN: number; recommendedN: number;
+    /** Which examples calibrate a set query (the profile's set_pooling); absent: exact option names. */
+    setPooling?: "exact" | "pooled" | "by_option_count";
+  };
   split: { calibration: number; test: number; audit: number; monitor: number };
   test: {
     n: number;

@@ -2,7 +2,7 @@
 // same scores: coverage and set size over a sweep of α, the Venn-Abers reliability bins, the monitor's
 // e-value path, and the set-size histogram of the service's sets.
 import {
-  calibrateInterval, calibrateSet, createMonitor, predictIntervalBatch, monitorEValue, predictSetBatch, rngFromString, updateMonitor,
+  calibrateInterval, calibrateSet, createMonitor, predictIntervalBatch, monitorEValue, predictSetBatch, predictSetRows, rngFromString, updateMonitor,
 } from "../conformal/index.js";
 import type { RunSummary } from "../report/index.js";
 import { coverageBand } from "./coverageBand.js";
@@ -47,6 +47,7 @@ export function sweepCoverage(
   calibration: readonly ScoredItem[], test: readonly ScoredItem[], type: "set" | "interval", method: string, seed: string, alphas = SWEEP_ALPHAS,
 ): RunSummary["sweep"] {
   const width = calibration[0]?.probabilities.length ?? 0;
+  if (type === "set" && [...calibration, ...test].some((c) => c.probabilities.length !== width)) return sweepMixed(calibration, test, method, seed, alphas);
   const rows = Float64Array.from(calibration.flatMap((c) => c.probabilities));
   const labels = Int32Array.from(calibration.map((c) => c.label));
   for (const t of test) if (t.probabilities.length !== width) throw new RangeError(`sweepCoverage: a test item has ${t.probabilities.length} probabilities, calibration items have ${width}`);
@@ -55,6 +56,23 @@ export function sweepCoverage(
   return alphas.map((alpha) => {
     const { covered, size } = sweepOne(type, rows, labels, width, testRows, testLabels, method, alpha, seed);
     const m = test.length;
+    return { alpha, target: 1 - alpha, coverage: m ? covered / m : NaN, averageSetSize: m ? size / m : NaN, band: coverageBand(m, calibration.length, alpha) };
+  });
+}
+
+/** sweepCoverage over items of different option counts: one calibration across counts, each test row over its own options. */
+function sweepMixed(calibration: readonly ScoredItem[], test: readonly ScoredItem[], method: string, seed: string, alphas: readonly number[]): RunSummary["sweep"] {
+  const examples = { probabilities: calibration.map((c) => c.probabilities), labels: calibration.map((c) => c.label) };
+  const m = test.length;
+  return alphas.map((alpha) => {
+    const cal = calibrateSet(examples, { method, alpha, rng: rngFromString(`${seed}@sweep/${alpha}`) });
+    const p = predictSetRows(cal, test.map((t) => t.probabilities), { rng: rngFromString(`${seed}@sweep/${alpha}/test`) });
+    let covered = 0;
+    let size = 0;
+    test.forEach((t, i) => {
+      covered += p.membership[i]![t.label]!;
+      size += p.sizes[i]!;
+    });
     return { alpha, target: 1 - alpha, coverage: m ? covered / m : NaN, averageSetSize: m ? size / m : NaN, band: coverageBand(m, calibration.length, alpha) };
   });
 }

@@ -54,6 +54,12 @@ export const CalibrationOptionsSchema = z.strictObject({
   limit: int(2).optional(),
   /** Profile name. Default: from the dataset file name. */
   profile: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'").optional(),
+  /** An lm-eval `--log_samples` file (samples_<task>_<date>.jsonl): its items and log-likelihoods are the evidence, no model is loaded. */
+  fromLmEval: path.refine((d) => existsSync(d), { message: "no file there" }).optional(),
+  /** The results_<date>.json of that lm-eval run. Default: the one beside the samples file with the same date. */
+  lmEvalResults: path.optional(),
+  /** Set queries over items with different option counts: calibrate each count on its own (Mondrian by option count). Default false: one calibration across option counts. */
+  byOptionCount: z.boolean().default(false),
   /** Monitor false-alarm rate, in (0, 1). Default 0.01. */
   falseAlarmRate: unit.default(0.01),
   /** How items are prompted (docs/prompts.md). Default: the format the model calls for, zero-shot. */

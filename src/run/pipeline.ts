@@ -3,15 +3,14 @@
 // examples, feed a coverage monitor, and cross-check every answer against the local conformal engine.
 import { basename } from "node:path";
 import type { ExampleRecord, Profile } from "../api/index.js";
-import { countingAdapter, openAdapter } from "../adapters/index.js";
-import { EvidenceCache } from "../store/index.js";
 import { CrossChecker } from "../client/index.js";
 import { mulberry32 } from "../conformal/index.js";
 import { splitDataset, type Dataset } from "../datasets/index.js";
-import { choicesOf, methodFor, promptItemOf, type ChoiceItem } from "./choices.js";
+import { choicesOf, methodFor, type ChoiceItem, type Choices } from "./choices.js";
 import type { RunSummary } from "../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
-import { cachedChoiceEvidence, promptSettingsHash, resolvePromptSettings } from "../evidence/index.js";
+import { modelSource, type ChoiceSource } from "./choiceSource.js";
+import { mostProbable, writeItemsLog, type ItemLogEntry } from "./itemsLog.js";
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
@@ -29,13 +28,27 @@ const INGEST_BATCH = 100;
 
 function profileNameFor(options: ResolvedCalibrationOptions, remote: boolean): string {
   if (options.profile) return options.profile;
-  const stem = basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
+  const stem = basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset";
   // A shared remote service may already hold a profile of that name: never add to someone else's.
   return remote ? `${stem}-${Date.now().toString(36)}` : stem;
 }
 
+const optionCounts = (choices: Choices): number[] => [...new Set(choices.items.map((i) => i.names.length))].sort((a, b) => a - b);
+
+/**
+ * The profile's set_pooling: items whose option names differ (in count or spelling) are calibrated together
+ * (`pooled`), or per option count when asked (`by_option_count`); items over one list of names keep the
+ * service's default (exact names), which calibrates them the same way.
+ */
+export function setPoolingFor(choices: Choices, byOptionCount: boolean): "pooled" | "by_option_count" | undefined {
+  if (choices.type !== "set") return undefined;
+  if (byOptionCount) return "by_option_count";
+  const shapes = new Set(choices.items.map((i) => [...i.names].sort().join("\u0000")));
+  return shapes.size > 1 ? "pooled" : undefined;
+}
+
 /** A set or interval run: the items are multiple-choice or ordinal. */
-export async function runChoicePipeline(options: ResolvedCalibrationOptions, dataset: Dataset, reporter: Reporter): Promise<RunSummary> {
+export async function runChoicePipeline(options: ResolvedCalibrationOptions, dataset: Dataset, reporter: Reporter, preset?: { source: ChoiceSource }): Promise<RunSummary> {
   const log = reporter.log;
   const started = performance.now();
   const timings: RunSummary["timings"] = [];
@@ -57,20 +70,13 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
   checkSplitSizes({ calibration: split.calibration.length, test: split.test.length }, all.length, options.alpha, options.dataset);
   log(`dataset: ${all.length} items → calibration ${split.calibration.length}, test ${split.test.length}, audit ${split.audit.length}, monitor ${split.monitor.length} (seed ${options.seed})`);
 
-  const counted = countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)));
-  const adapter = counted.adapter;
-  const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
+  const source = options.fromLmEval
+    ? preset!.source
+    : await modelSource(options, choices.type, fewshot, (work) => timed("open model", undefined, work));
   try {
-    // Evidence ≤ L3: the cloze scores are exact log-likelihoods; no hidden states are sent.
-    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
-    // The level named here is the one the summary and the report name: the level the evidence is sent at.
-    const exposes = adapter.accessLevel !== accessLevel ? `; the model exposes ${adapter.accessLevel}` : "";
-    log(`model: ${options.model} (${adapter.provider}, access level ${accessLevel}${exposes})`);
-    const backendName = `${adapter.provider}:${adapter.model}`;
-    const prompt = await resolvePromptSettings({ ...options.prompt.settings, fewshot }, adapter);
-    const promptHash = promptSettingsHash(prompt, choices.type);
-    const recordCtx = { source: basename(options.dataset), accessLevel, fingerprint: adapter.fingerprint, promptHash };
-    log(`prompts: ${typeof prompt.format === "string" ? prompt.format : `template ${prompt.format.templateFile}`}${prompt.chat ? ", chat template" : ""}${fewshot.length ? `, ${fewshot.length}-shot` : ""}${prompt.normalize !== "none" ? `, normalize ${prompt.normalize}` : ""} (${promptHash.slice(0, 19)}…)`);
+    const { accessLevel, backendName, promptHash } = source;
+    for (const line of source.describe) log(line);
+    const recordCtx = { source: basename(options.fromLmEval ?? options.dataset), accessLevel, fingerprint: source.fingerprint, promptHash };
     const records = (xs: Scored[]): ExampleRecord[] => xs.map((x) => exampleRecord(x, recordCtx));
 
     // The service before the long evidence step, so a wrong URL or API key fails at once.
@@ -78,9 +84,12 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const client = service.client;
     const name = profileNameFor(options, !service.embedded);
     log(`service: ${service.baseUrl}${service.embedded ? " (embedded)" : ""}, profile "${name}"`);
+    const setPooling = setPoolingFor(choices, options.byOptionCount);
+    if (setPooling) log(`calibration: ${setPooling === "pooled" ? `one across option counts ${optionCounts(choices).join(", ")}` : `each option count on its own (${optionCounts(choices).join(", ")})`}`);
     const createdProfile = await client.createProfile({
       name, backend: { provider: "client_evidence", name: backendName, access_level: accessLevel },
       method, alpha: options.alpha, strict_fingerprint: false, prompt_template_hash: promptHash,
+      ...(setPooling ? { set_pooling: setPooling } : {}),
     });
     // The cross-check recomputes from exactly the examples this run adds: an existing profile would mix in others.
     if (createdProfile.n > 0) {
@@ -91,16 +100,13 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const built = await timed("evidence", ordered.length, async () => {
       const bar = progress("evidence", ordered.length);
       try {
-        return await cachedChoiceEvidence(ordered.map((i) => promptItemOf(i, choices.type)), {
-          type: choices.type, adapter, level: accessLevel, prompt, onBatch: (n) => bar.increment(n),
-          cache, fingerprint: adapter.fingerprint, promptHash, model: options.model,
-        });
+        return await source.evidence(ordered, (n) => bar.increment(n));
       } finally {
         bar.stop();
       }
     });
     const evidence = built.evidence;
-    log(`evidence: ${built.hits} row(s) from the cache${cache ? ` (${cache.dir})` : " (--no-cache)"}, ${built.computed} computed${built.redone ? ` (${built.redone} of them in flight when an earlier run was stopped)` : ""}, ${counted.calls()} model call(s)`);
+    if (!options.fromLmEval) log(`evidence: ${built.hits} row(s) from the cache${source.cacheDir ? ` (${source.cacheDir})` : " (--no-cache)"}, ${built.computed} computed${built.redone ? ` (${built.redone} of them in flight when an earlier run was stopped)` : ""}, ${source.modelCalls()} model call(s)`);
     const scored: Scored[] = ordered.map((item, i) => ({ item, evidence: evidence[i]! }));
     const parts = {
       calibration: scored.slice(0, split.calibration.length),
@@ -136,6 +142,16 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const monitor = await timed("monitor", parts.monitor.length, () =>
       monitorStep(client, checker, profile, records(parts.monitor), options.alpha, options.falseAlarmRate));
 
+    if (options.out !== undefined) {
+      const entries = (["calibration", "test", "audit", "monitor"] as const).flatMap((split) => parts[split].map((x, i): ItemLogEntry => {
+        const p = (x.evidence.option_probabilities ?? x.evidence.level_probabilities)!;
+        return {
+          id: x.item.id, split, prompt: source.promptOf(x.item), option_probabilities: p, label: x.item.answer,
+          answer: mostProbable(p), service: split === "test" ? t.answers[i]! : null,
+        };
+      }));
+      log(`items: ${await writeItemsLog(options.out, entries)}`);
+    }
     const calRows = parts.calibration.map(scoredRow);
     const testRows = parts.test.map(scoredRow);
     const m = parts.test.length;
@@ -143,11 +159,15 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
     const summary: RunSummary = {
       calibkit: await calibkitVersion(),
       createdAt: new Date().toISOString(),
-      model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
-      dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
+      model: source.model,
+      ...(source.source ? { source: source.source } : {}),
+      dataset: { path: options.fromLmEval ?? options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
       queryType: choices.type,
       service: { url: service.baseUrl, embedded: service.embedded },
-      profile: { name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
+      profile: {
+        name, method: profile.method, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n,
+        ...(setPooling ? { setPooling } : {}),
+      },
       split: { calibration: parts.calibration.length, test: m, audit: parts.audit.length, monitor: parts.monitor.length },
       test: {
         n: m, target: 1 - options.alpha, coverage: t.covered / m, band: coverageBand(m, profile.n, options.alpha),
@@ -164,12 +184,11 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       monitor,
       crossCheck: { answers: report.answers, fields: report.fields, disagreements: report.disagreements },
       timings,
-      evidenceCache: { dir: cache?.dir ?? null, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: counted.calls() },
+      evidenceCache: { dir: source.cacheDir, hits: built.hits, computed: built.computed, redone: built.redone, modelCalls: source.modelCalls() },
       totalSeconds: (performance.now() - started) / 1000,
     };
     return summary;
   } finally {
-    cache?.close();
-    await adapter.dispose();
+    await source.dispose();
   }
 }

@@ -37,8 +37,15 @@ export function exampleRecord({ item, evidence }: Scored, ctx: RecordContext): E
   };
 }
 
-/** The one query a test item asks; its name is fixed so the cross-check can name it. */
+/** The one query a test item asks is named `answer:<item id>`, so the cross-check can name it. */
 export const QUERY_NAME = "answer";
+
+/**
+ * The query name of a test item. The service draws a randomized method's u (APS, RAPS) from the profile
+ * version and the query name: one name for every item would give the whole test split one u, and its
+ * realized coverage the spread of a single draw instead of the split-conformal band.
+ */
+export const queryNameOf = (item: { id: string }): string => `${QUERY_NAME}:${item.id}`;
 
 export interface RequestTarget {
   type: QueryType;
@@ -59,7 +66,7 @@ export function evaluateRequest({ item, evidence }: Scored, target: RequestTarge
   return {
     context: itemText(item),
     backend: { provider: "client_evidence", name: target.backendName, access_level: target.accessLevel },
-    queries: { [QUERY_NAME]: query },
+    queries: { [queryNameOf(item)]: query },
   } as EvaluateRequestInput;
 }
 

@@ -32,14 +32,19 @@ export async function runCalibration(options: CalibrationOptions & RunHooks = {}
   const reporter = reporterOf({ onLog, onProgress, onTemporaryFolder, signal });
   reporter.checkpoint();
   if (o.out !== undefined) await checkOutDir(o.out);
+  const write = async (summary: RunSummary | QueryRunSummary): Promise<ReportFiles | null> =>
+    o.out === undefined ? null : (await import("../report/index.js")).writeReport(o.out, summary);
+  if (o.fromLmEval !== undefined) {
+    const { runFromLmEval } = await import("./lmEval/run.js");
+    const run = await runFromLmEval(o, reporter);
+    return { ...run, files: await write(run.summary) } as CalibrationResult;
+  }
   // The dataset first: a malformed row is reported before any model or engine is loaded.
   const dataset = await loadDataset(o.dataset, o.datasetOptions);
   const type = o.queryType ?? DEFAULT_QUERY_TYPE[dataset.kind];
   checkGuarantee(type, o.guarantee, o.target, (option, problem) => {
     throw new RunOptionError(option, problem);
   }, o.batchSize);
-  const write = async (summary: RunSummary | QueryRunSummary): Promise<ReportFiles | null> =>
-    o.out === undefined ? null : (await import("../report/index.js")).writeReport(o.out, summary);
   if (type !== "set" && type !== "interval") {
     const { runTypedPipeline } = await import("./queryTypes/pipeline.js");
     const summary = await runTypedPipeline(o, type, dataset, reporter);

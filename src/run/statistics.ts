@@ -47,7 +47,11 @@ function forecast(p: number[], y: number[]): ForecastCalibration {
 function fitThreshold(input: StatisticsInput): { score: number; k: number } {
   const { calibration, method, alpha, seed } = input;
   const width = calibration[0]?.probabilities.length ?? 0;
-  const examples = { probabilities: { data: Float64Array.from(calibration.flatMap((c) => c.probabilities)), width }, labels: Int32Array.from(calibration.map((c) => c.label)) };
+  const labels = Int32Array.from(calibration.map((c) => c.label));
+  // Items of different option counts are calibrated together: rows of their own lengths.
+  const examples = calibration.every((c) => c.probabilities.length === width)
+    ? { probabilities: { data: Float64Array.from(calibration.flatMap((c) => c.probabilities)), width }, labels }
+    : { probabilities: calibration.map((c) => c.probabilities), labels };
   const options = { method, alpha, rng: rngFromString(`${seed}@threshold`) };
   const cal = input.type === "set" ? calibrateSet(examples, options) : calibrateInterval(examples, options);
   const s = cal.strata.get("")!;
@@ -114,7 +118,11 @@ function warningsOf(input: StatisticsInput, s: Omit<RunStatistics, "warnings">):
   }
   const half = (s.baselines[0]!.ci[1] - s.baselines[0]!.ci[0]) / 2;
   if (half > 0.05) out.push(["small-test", `small test split: ${test.length} items measure coverage to about ±${(100 * half).toFixed(0)} points (95% Clopper–Pearson)`]);
-  const strataKinds = [["classes", s.coverageByClass], ["groups", s.coverageByGroup], [input.type === "interval" ? "interval widths" : "set sizes", s.coverageBySize]] as const;
+  const byCount = s.coverageByOptionCount ?? [];
+  const strataKinds = [
+    ["classes", s.coverageByClass], ["groups", s.coverageByGroup], [input.type === "interval" ? "interval widths" : "set sizes", s.coverageBySize],
+    ["option counts", byCount.length > 1 ? byCount : []],
+  ] as const;
   for (const [what, strata] of strataKinds) {
     const under = strata.filter((x) => x.ci[1] < s.target);
     if (under.length) {
@@ -174,6 +182,7 @@ export function runStatistics(input: StatisticsInput): RunStatistics {
       ? coverageByStratum(grouped.map((t) => t.group!), grouped.map((t) => (t.covered ? 1 : 0)), grouped.map((t) => t.size))
       : [],
     coverageBySize: bySize,
+    coverageByOptionCount: coverageByStratum(test.map((t) => String(t.names.length)), covered, sizes),
     sizeStratifiedCoverage: worstStratumCoverage(bySize, SSC_MIN_ITEMS),
     calibration: {
       raw: forecast(rawP, rawY),

@@ -5,7 +5,7 @@ import { checkAudit, checkMonitor, localMonitorPath, type CrossChecker, type Eva
 import type { RunSummary } from "../report/index.js";
 import type { BeliefPair } from "./analysis.js";
 import type { StepProgress } from "./events.js";
-import { evaluateRequest, QUERY_NAME, type RequestTarget, type Scored } from "./records.js";
+import { evaluateRequest, queryNameOf, type RequestTarget, type Scored } from "./records.js";
 
 export interface TestOutcome {
   sizes: number[];
@@ -15,6 +15,8 @@ export interface TestOutcome {
   covered: number;
   /** Items whose most probable option (the model alone) is the gold one. */
   correct: number;
+  /** The service's answer to each test item, in order. */
+  answers: Record<string, unknown>[];
 }
 
 /** The names an answer keeps: a set's options, or the levels from an interval's lower to its upper end. */
@@ -31,12 +33,13 @@ function keptNames(answer: Record<string, unknown>, names: readonly string[]): s
 export async function evaluateTestSplit(
   client: EvaluationClient, checker: CrossChecker, test: readonly Scored[], target: RequestTarget, bar: StepProgress,
 ): Promise<TestOutcome> {
-  const out: TestOutcome = { sizes: [], hits: [], pairs: [], covered: 0, correct: 0 };
+  const out: TestOutcome = { sizes: [], hits: [], pairs: [], covered: 0, correct: 0, answers: [] };
   for (const x of test) {
     const request = evaluateRequest(x, target);
     const response = await client.evaluate(request);
     checker.check(request as Parameters<CrossChecker["check"]>[0], response, x.item.id);
-    const answer = response.answers[QUERY_NAME] as Record<string, unknown>;
+    const answer = response.answers[queryNameOf(x.item)] as Record<string, unknown>;
+    out.answers.push(answer);
     const kept = keptNames(answer, x.item.names);
     out.sizes.push(kept.length);
     out.hits.push(kept.includes(x.item.answer));

@@ -32,7 +32,11 @@ cross-checks every answer against the local conformal engine. Writes summary.jso
   --model PATH       .gguf file, ONNX model folder or http(s) URL (default: $CALIBKIT_MODEL,
                      else stories260K.gguf in $CALIBKIT_MODELS_DIR or ../shared/models)
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV (default: fixtures/story-cloze.jsonl)
-${DATASET_USAGE}${QUERY_TYPE_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
+${DATASET_USAGE}  --from-lm-eval FILE an lm-eval --log_samples file (samples_<task>_<date>.jsonl): its log-likelihoods
+                     are the evidence, no model is loaded (a multiple-choice task; --normalize chars
+                     for lm-eval's acc_norm)
+  --lm-eval-results FILE  that run's results_<date>.json (default: the one beside the samples file)
+${QUERY_TYPE_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
                      (default: the embedded service on a free loopback port, temp data dir)
   --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
   --method M         LAC, APS or RAPS for multiple-choice data (default LAC);
@@ -46,6 +50,8 @@ ${DATASET_USAGE}${QUERY_TYPE_USAGE}  --service URL      remote service root endi
   --limit N          use only the first N dataset items
   --profile NAME     profile name (default: from the dataset file name)
   --false-alarm-rate R  monitor false-alarm rate (default 0.01)
+  --by-option-count  items with different numbers of options: calibrate each count on its own
+                     (Mondrian by option count; default: one calibration across option counts)
 ${PROMPT_USAGE}  --allow-audit-fail exit 0 when the audit fails (default: exit status 3)
   --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else $XDG_CACHE_HOME/calibkit,
                      else ~/.cache/calibkit); a repeat run reuses every row computed before
@@ -68,6 +74,12 @@ function unit(option: string, raw: string | undefined, fallback: number): number
   return x;
 }
 
+function lmEvalFile(option: string, raw: string): string {
+  const file = resolve(raw);
+  if (!existsSync(file)) throw new RunOptionError(option, `no file at ${file}`);
+  return file;
+}
+
 export function parseRunOptions(argv: string[]): RunOptions {
   let parsed;
   try {
@@ -80,6 +92,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         method: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, calibration: { type: "string" },
         test: { type: "string" }, audit: { type: "string" }, monitor: { type: "string" }, limit: { type: "string" },
         profile: { type: "string" }, "false-alarm-rate": { type: "string" }, quiet: { type: "boolean" },
+        "by-option-count": { type: "boolean" }, "from-lm-eval": { type: "string" }, "lm-eval-results": { type: "string" },
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
         "batch-size": { type: "string" }, stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
@@ -120,6 +133,9 @@ export function parseRunOptions(argv: string[]): RunOptions {
     limit: v.limit === undefined ? undefined : integer("limit", v.limit, 0, 2),
     profile: v.profile,
     falseAlarmRate: unit("false-alarm-rate", v["false-alarm-rate"], 0.01),
+    byOptionCount: v["by-option-count"] ?? false,
+    fromLmEval: v["from-lm-eval"] === undefined ? undefined : lmEvalFile("from-lm-eval", v["from-lm-eval"]),
+    lmEvalResults: v["lm-eval-results"] === undefined ? undefined : lmEvalFile("lm-eval-results", v["lm-eval-results"]),
     ...parseQueryTypeOptions(v, (option, problem) => {
       throw new RunOptionError(option, problem);
     }),

@@ -33,6 +33,6 @@ export function resultsCsv(rows: BenchRow[], evidence: BenchEvidence[]): string 
 
 export function conditionalCsv(rows: BenchRow[]): string {
   const head = ["model", "task", "method", "alpha", "stratum", "key", "repeats", "test_items_mean", "coverage_mean", "coverage_sd", "coverage_min", "coverage_max", "mean_size", "repeats_under_target"];
-  return lines(head, rows.flatMap((r) => ([["class", r.statistics.coverageByClass], ["group", r.statistics.coverageByGroup], ["size", r.statistics.coverageBySize]] as const)
+  return lines(head, rows.flatMap((r) => ([["class", r.statistics.coverageByClass], ["group", r.statistics.coverageByGroup], ["size", r.statistics.coverageBySize], ["options", r.statistics.coverageByOptionCount.length > 1 ? r.statistics.coverageByOptionCount : []]] as const)
     .flatMap(([kind, strata]) => strata.map((x) => [r.model, r.task, r.method, r.alpha, kind, x.key, x.repeats, x.n, x.coverage.mean, x.coverage.sd, x.coverage.min, x.coverage.max, x.averageSize, x.under]))));
 }

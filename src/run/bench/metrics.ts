@@ -5,6 +5,7 @@ import {
   calibrateInterval, calibrateOptionBeliefs, calibrateSet, conformalRank, labelRank, minimumN, permutation,
   predictIntervalBatch, predictOptionBeliefsBatch, predictSetBatch, recommendedN, rngFromString,
 } from "../../conformal/index.js";
+import { mixedRepeat, type RepeatOutcome } from "./mixedCounts.js";
 import { overRepeats, type BenchRow, type RunStatistics } from "../../report/index.js";
 import type { BeliefPair } from "../analysis.js";
 import { BAND_LEVEL, coverageBand } from "../coverageBand.js";
@@ -26,6 +27,10 @@ export interface CellInput {
   repeats: number;
   seed: number;
   calibrationFraction: number;
+  /** Set tasks whose items differ in option count: each item's own row (then `probabilities` and `width` are unused). */
+  rows?: readonly Float64Array[];
+  /** With `rows`: calibrate each option count on its own (Mondrian by option count). */
+  byOptionCount?: boolean;
 }
 
 /** The split of repeat r: the same for every model, method and α of a task, so cells compare on equal items. */
@@ -51,7 +56,8 @@ function lawOf(m: number, n: number, alpha: number): { mean: number; sd: number 
 }
 
 /** One repeat's answers as the run's statistics take them (statistics.ts): the same tables in both reports. */
-function repeatStatistics(x: CellInput, r: number, split: { cal: Int32Array; test: Int32Array }): { stats: RunStatistics; covered: number; sizes: Int32Array; correct: number } {
+function repeatStatistics(x: CellInput, r: number, split: { cal: Int32Array; test: Int32Array }): RepeatOutcome {
+  if (x.rows) return mixedRepeat(x, x.rows, r, split);
   const cal = gather(x, split.cal);
   const test = gather(x, split.test);
   const examples = { probabilities: { data: cal.data, width: x.width }, labels: cal.labels };

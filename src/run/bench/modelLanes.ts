@@ -19,6 +19,8 @@ export interface LoadedTask {
   type: QueryType;
   items: ChoiceItem[];
   fewshot: Awaited<ReturnType<typeof loadFewshot>>;
+  /** A from_lm_eval task: its evidence (by item id) and the model named by lm-eval's results file. */
+  lmEval?: { evidence: ReadonlyMap<string, Evidence>; model: string };
 }
 
 /** One model × task's evidence, in the task's item order. */

@@ -21,6 +21,10 @@ export interface SuiteTask {
   prompt: PromptFlags;
   /** Only the first N items. */
   limit: number | undefined;
+  /** An lm-eval --log_samples file whose log-likelihoods are the task's evidence (then `dataset` is that file). */
+  fromLmEval?: string;
+  /** Items of different option counts: calibrate each count on its own (Mondrian). Default false: one calibration across counts. */
+  byOptionCount: boolean;
 }
 
 export interface Suite {
@@ -75,7 +79,7 @@ function modelEntry(m: unknown, at: string, base: string, concurrency: Record<st
 /** A suite as its YAML file spells it (docs/bench.md), for a caller that builds one in code. */
 export interface SuiteDefinition {
   models: SuiteModelEntry[];
-  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number }[];
+  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number; by_option_count?: boolean; from_lm_eval?: string }[];
   methods: string[];
   alphas: number[];
   /** Independent random splits per cell. Default 3. */
@@ -135,22 +139,26 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     const at = `tasks[${i}]`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) fail(at, "must be a mapping with name and dataset");
     const task = t as Record<string, unknown>;
-    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit"]);
+    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit", "by_option_count", "from_lm_eval", "normalize"]);
     for (const k of Object.keys(task)) if (!taskKnown.has(k)) fail(`${at}.${k}`, `unknown field (expected ${[...taskKnown].join(", ")})`);
     const name = typeof task.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(task.name) ? task.name : fail(`${at}.name`, "must be a name of letters, digits, '.', '_' or '-'");
     if (names.has(name)) fail(`${at}.name`, `"${name}" names two tasks`);
     names.add(name);
-    const dataset = typeof task.dataset === "string" ? resolve(base, task.dataset) : fail(`${at}.dataset`, "must be a file path");
-    if (!existsSync(dataset)) fail(`${at}.dataset`, `no file at ${dataset}`);
+    const fromLmEval = task.from_lm_eval === undefined ? undefined : typeof task.from_lm_eval === "string" ? resolve(base, task.from_lm_eval) : fail(`${at}.from_lm_eval`, "must be a file path");
+    if (fromLmEval !== undefined && task.dataset !== undefined) fail(`${at}.from_lm_eval`, "give dataset or from_lm_eval, not both");
+    const dataset = fromLmEval ?? (typeof task.dataset === "string" ? resolve(base, task.dataset) : fail(`${at}.dataset`, "must be a file path (or give from_lm_eval: an lm-eval samples file)"));
+    if (!existsSync(dataset)) fail(`${at}.${fromLmEval ? "from_lm_eval" : "dataset"}`, `no file at ${dataset}`);
     const qt = task.query_type;
     if (qt !== undefined && qt !== "set" && qt !== "interval") fail(`${at}.query_type`, `suites run set or interval queries, got ${JSON.stringify(qt)}`);
     const str = (k: string) => (task[k] === undefined ? undefined : typeof task[k] === "string" || typeof task[k] === "number" ? String(task[k]) : fail(`${at}.${k}`, "must be a string"));
     const fewshot = str("fewshot");
     const prompt = parsePromptFlags({
-      format: str("format"), "num-fewshot": str("num_fewshot"), fewshot: fewshot === undefined ? undefined : resolve(base, fewshot),
+      format: str("format"), "num-fewshot": str("num_fewshot"), fewshot: fewshot === undefined ? undefined : resolve(base, fewshot), normalize: str("normalize"),
     }, (flag, problem) => fail(`${at}.${flag.replace("-", "_")}`, problem));
     const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
-    return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit };
+    const byOptionCount = task.by_option_count ?? false;
+    if (typeof byOptionCount !== "boolean") fail(`${at}.by_option_count`, `must be true or false, got ${JSON.stringify(byOptionCount)}`);
+    return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit, byOptionCount: byOptionCount as boolean, ...(fromLmEval ? { fromLmEval } : {}) };
   });
   return { file, models, concurrency, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
 }

@@ -3,7 +3,8 @@
 // request per test item cross-checked as it arrives, and the guarantee's quantity measured on the test split.
 import { basename } from "node:path";
 import { countingAdapter, createOpenAICompatibleAdapter, openAdapter, type CountingAdapter } from "../../adapters/index.js";
-import type { Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
+import type { AccessLevel, Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
+import { writeItemsLog, type ItemLogEntry } from "../itemsLog.js";
 import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset } from "../../datasets/index.js";
@@ -32,7 +33,19 @@ async function evaluateOne(client: EvaluationClient, request: EvaluateRequest): 
   }
 }
 
-export async function runTypedPipeline(options: ResolvedCalibrationOptions, type: TypedQuery, dataset: Dataset, reporter: Reporter): Promise<QueryRunSummary> {
+/** Items made ready without a model (an lm-eval file's generations): the run skips the model and the evidence step. */
+export interface TypedPreset {
+  prepared: Prepared[];
+  model: QueryRunSummary["model"];
+  backendName: string;
+  accessLevel: AccessLevel;
+  describe: string[];
+  source: NonNullable<QueryRunSummary["source"]>;
+  /** Fields of an item's items.jsonl line beyond the common ones (its prompt, answer, grade, responses). */
+  logFields(p: Prepared): Record<string, unknown>;
+}
+
+export async function runTypedPipeline(options: ResolvedCalibrationOptions, type: TypedQuery, dataset: Dataset, reporter: Reporter, preset?: TypedPreset): Promise<QueryRunSummary> {
   const log = reporter.log;
   const started = performance.now();
   const timings: QueryRunSummary["timings"] = [];
@@ -43,21 +56,21 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     return value;
   };
   const driver: Driver = DRIVERS[type];
-  if (!driver.kinds.includes(dataset.kind)) {
+  if (!preset && !driver.kinds.includes(dataset.kind)) {
     throw new RunInputError(options.dataset, `holds ${dataset.kind} items; ${type} queries read ${driver.kinds.join(" or ")} items (docs/run.md)`);
   }
   if (driver.needsStages && options.stages.length === 0) {
     throw new RunInputError(options.dataset, `${type} queries need cascade stages: give --stage NAME=URL (e.g. a \`calibkit serve-model\` URL) at least once`);
   }
-  const items = dataset.items as readonly Dataset["items"][number][];
+  const items = (preset?.prepared ?? dataset.items) as readonly Dataset["items"][number][];
   const all = options.limit !== undefined ? items.slice(0, options.limit) : items;
   const split = splitDataset(all, { calibration: options.calibration, test: options.test, audit: 0, monitor: 0 }, mulberry32(options.seed));
   if (split.calibration.length < 2 || split.test.length < 1) throw new RunInputError(options.dataset, `has ${all.length} usable items, too few to split`);
   log(`dataset: ${all.length} ${dataset.kind} items → calibration ${split.calibration.length}, test ${split.test.length} (seed ${options.seed}); ${type} queries`);
 
   // Every inference call, the local model's and the stages', is counted: a run served from the cache makes none.
-  const counted: CountingAdapter[] = [countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)))];
-  const adapter = counted[0]!.adapter;
+  const counted: CountingAdapter[] = preset ? [] : [countingAdapter(await timed("open model", undefined, () => openAdapter(options.model)))];
+  const adapter = counted[0]?.adapter;
   const modelCalls = () => counted.reduce((a, c) => a + c.calls(), 0);
   const stages: Stage[] = [];
   const rows: RowCache = { cache: options.cache === null ? null : EvidenceCache.open(options.cache), model: options.model, hits: 0, computed: 0, redone: 0 };
@@ -66,33 +79,38 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       counted.push(countingAdapter(await createOpenAICompatibleAdapter({ baseUrl: s.url })));
       stages.push({ ...s, maxTokens: STAGE_MAX_TOKENS, adapter: counted.at(-1)!.adapter });
     }
-    const accessLevel = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
-    const backendName = `${adapter.provider}:${adapter.model}`;
-    log(`model: ${options.model} (${adapter.provider}, ${adapter.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
+    const accessLevel = preset ? preset.accessLevel : adapter!.accessLevel === "L4" ? "L3" : adapter!.accessLevel;
+    const backendName = preset ? preset.backendName : `${adapter!.provider}:${adapter!.model}`;
+    if (preset) for (const line of preset.describe) log(line);
+    else log(`model: ${options.model} (${adapter!.provider}, ${adapter!.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
     const config = { backends: stages.map((s) => ({ name: s.name, provider: "vllm" as const, base_url: s.url, cost_cents_per_call: s.costPerCall, cost_cents_per_1k_tokens: 0, max_tokens: s.maxTokens })) };
     await using service = await connect(options, reporter, config);
     const client = service.client;
-    const stem = options.profile ?? `${basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
+    const stem = options.profile ?? `${basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
     const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
     const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
-    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
+    const ctx = { adapter: adapter!, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
       const bar = reporter.step("evidence", ordered.length);
       try {
+        if (preset) {
+          bar.increment(ordered.length);
+          return ordered as unknown as Prepared[];
+        }
         return await driver.prepare(ordered, { ...ctx, progress: (n) => bar.increment(n) });
       } finally {
         bar.stop();
       }
     });
     const evidenceCalls = modelCalls();
-    log(`evidence: ${rows.hits} row(s) from the cache${rows.cache ? ` (${rows.cache.dir})` : " (--no-cache)"}, ${rows.computed} computed, ${evidenceCalls} model call(s)`);
+    if (!preset) log(`evidence: ${rows.hits} row(s) from the cache${rows.cache ? ` (${rows.cache.dir})` : " (--no-cache)"}, ${rows.computed} computed, ${evidenceCalls} model call(s)`);
     const calibration = prepared.slice(0, split.calibration.length);
     const test = prepared.slice(split.calibration.length);
-    const records: ExampleRecord[] = calibration.map((p) => ({ ...p.record, source: `${basename(options.dataset)}#${p.id}` }));
+    const records: ExampleRecord[] = calibration.map((p) => ({ ...p.record, source: `${basename(options.fromLmEval ?? options.dataset)}#${p.id}` }));
     await timed("ingest", records.length, async () => {
       for (let i = 0; i < records.length; i += INGEST_BATCH) await client.addExamples(name, records.slice(i, i + INGEST_BATCH));
     });
@@ -123,13 +141,23 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       }
       return out;
     });
+    if (options.out !== undefined) {
+      const answers = new Map(outcomes.map((o) => [o.prepared, o.answer]));
+      const entries = prepared.map((p, i): ItemLogEntry => ({
+        id: p.id, split: i < calibration.length ? "calibration" : "test", prompt: p.context,
+        option_probabilities: ((p.query.evidence as { option_probabilities?: Record<string, number> } | undefined)?.option_probabilities) ?? null,
+        label: p.truth, answer: null, service: answers.get(p) ?? null, ...preset?.logFields(p),
+      }));
+      log(`items: ${await writeItemsLog(options.out, entries)}`);
+    }
     const report = checker.report;
     return {
       calibkit: await calibkitVersion(),
       createdAt: new Date().toISOString(),
       queryType: type,
-      model: { path: options.model, backend: adapter.provider, accessLevel, fingerprint: adapter.fingerprint },
-      dataset: { path: options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
+      model: preset ? preset.model : { path: options.model, backend: adapter!.provider, accessLevel, fingerprint: adapter!.fingerprint },
+      ...(preset ? { source: preset.source } : {}),
+      dataset: { path: options.fromLmEval ?? options.dataset, kind: dataset.kind, items: all.length, seed: options.seed },
       service: { url: service.baseUrl, embedded: service.embedded },
       profile: { name, alpha: profile.alpha, n: profile.n, status: profile.status, minimumN: profile.minimum_n, recommendedN: profile.recommended_n },
       stages: stages.map((s) => ({ name: s.name, url: s.url, costPerCall: s.costPerCall })),
@@ -142,7 +170,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     };
   } finally {
     rows.cache?.close();
-    await adapter.dispose();
+    await adapter?.dispose();
     for (const s of stages) await s.adapter.dispose();
   }
 }

@@ -2,7 +2,7 @@
 // service depends on one list of names (and an adapter, where the engine lacks one, lives beside it).
 export {
   calibrateSet, calibrateSetSteps, extendSet, predictSet, predictSetBatch, type CalibratedSet, type SetPrediction,
-  calibrateOptionBeliefs, calibrateOptionBeliefsSteps, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs,
+  calibrateOptionBeliefs, calibrateOptionBeliefsSteps, calibrateOptionBeliefsPooled, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs,
   calibrateBelief, calibrateBeliefSteps, predictBelief, type CalibratedBelief,
   calibrateInterval, extendInterval, predictInterval, type CalibratedOrdinal,
   calibrateGate, calibrateGateSorted, extendGateScores, NO_GATE_SCORES, decide, decideBatch, gateLossWeights, gateMinimumN, type CalibratedGate, type GateDecision, type GateGuarantee, type GateScores,

@@ -4,13 +4,14 @@
 // every retained claim is correct; gate examples (risk monitors) incur a loss when approved but labelled fail.
 import type { ExampleRecord } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
-import { intervalCalibration, intervalMethodOf, setCalibration, setMethodOf } from "./calibrations.js";
+import { intervalCalibration, intervalMethodOf, setMethodOf } from "./calibrations.js";
 import { claimCalibration, claimExamples, labelledClaims } from "./claimCalibration.js";
 import { gateCalibration, gatePool } from "./gateCalibration.js";
 import { claimScores } from "./claimScores.js";
 import { decide, filterClaims, predictInterval, predictSet, rngFromString } from "./conformal.js";
 import { exampleEvidence, labelName, probabilitiesOf } from "./evidence.js";
-import { minimumNOf, probabilityPool } from "./pools.js";
+import { minimumNOf } from "./pools.js";
+import { setPool, setPoolCalibration } from "./setPools.js";
 import { calibrationSeedText } from "./seeds.js";
 
 /** true: covered; false: missed; undefined: the example cannot be judged (no matching calibration). */
@@ -41,9 +42,9 @@ export function coveredBy(profile: ProfileState, example: ExampleRecord, alpha: 
   if (names.length < 2 || !names.includes(name)) return undefined;
   const p = probabilitiesOf(evidence, names);
   const group = profile.meta.group_by !== undefined ? profile.groupOf(example) : undefined;
-  const pool = probabilityPool(profile, names, { grouped: group !== undefined });
+  const pool = setPool(profile, names, group !== undefined);
   if (!p || pool.n < minimumNOf(alpha)) return undefined;
-  const cal = setCalibration(profile, pool, setMethodOf(profile), alpha, "", true);
+  const cal = setPoolCalibration(profile, pool, setMethodOf(profile), alpha, true);
   const pred = predictSet(cal, { probabilities: p, options: names, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
   if (pred.n < minimumNOf(alpha)) return undefined;
   return pred.set.includes(name);

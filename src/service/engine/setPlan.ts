@@ -6,11 +6,12 @@ import type { ProfileState } from "../profiles/profileState.js";
 import { setMethodOf } from "./calibrations.js";
 import type { CalibratedOptionBeliefs, CalibratedSet } from "./conformal.js";
 import { probabilitiesOf } from "./evidence.js";
-import { type ProbabilityPool, VersionedMemo } from "./pools.js";
+import { VersionedMemo } from "./pools.js";
+import type { SetPool } from "./setPools.js";
 import type { QueryInput } from "./types.js";
 import { invalidField } from "../errors.js";
 
-export function groupCount(_input: QueryInput, pool: ProbabilityPool, group: string | undefined): number {
+export function groupCount(_input: QueryInput, pool: SetPool, group: string | undefined): number {
   if (group === undefined || !pool.groupCounts) return pool.n;
   return pool.groupCounts.get(group) ?? 0;
 }
@@ -38,7 +39,7 @@ export interface SetPlan {
   rank: Int32Array;
   /** False when a name is `__proto__`, which an assignment would not make an own property. */
   plainKeys: boolean;
-  pool?: ProbabilityPool;
+  pool?: SetPool;
   needed?: number;
   cal?: CalibratedSet;
   beliefs?: CalibratedOptionBeliefs;

@@ -2,11 +2,11 @@
 // group of a grouped profile) and per-option Venn–Abers probabilities, both calibrated on the examples whose
 // evidence covers the same option names.
 import { guaranteeJson, setAnswerJson, type SetAnswer, type SetQuery } from "../../api/index.js";
-import { optionBeliefs, setCalibration } from "./calibrations.js";
 import { predictOptionBeliefs, predictSet, type CalibratedSet } from "./conformal.js";
 import { fromSamples } from "./evidence.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
-import { probabilityPool, minimumNOf } from "./pools.js";
+import { minimumNOf } from "./pools.js";
+import { setPool, setPoolBeliefs, setPoolCalibration, setPoolingOf } from "./setPools.js";
 import { predictionRng } from "./seeds.js";
 import { groupCount, prepareSet, type PreparedSet, type SetPlan, type SetRow } from "./setPlan.js";
 import { WrittenAnswer, type QueryInput, type QueryOutcome } from "./types.js";
@@ -22,12 +22,12 @@ export function answerSet(input: QueryInput<SetQuery>, prepared?: PreparedSet): 
   const { alpha, method, group, plan, p, row } = prepared ?? prepareSet(input);
   const { sorted } = plan;
   const K = sorted.length;
-  const pool = (plan.pool ??= probabilityPool(profile, sorted, { grouped: group !== undefined }));
+  const pool = (plan.pool ??= setPool(profile, sorted, group !== undefined));
   const n = groupCount(input, pool, group);
   const needed = (plan.needed ??= minimumNOf(alpha));
   const estimated = fromSamples(input.evidence) || pool.estimated > 0;
   if (n < needed) return heuristicSet(input, plan, p, { alpha, method, group, estimated, n, needed });
-  const cal = (plan.cal ??= setCalibration(profile, pool, method, alpha));
+  const cal = (plan.cal ??= setPoolCalibration(profile, pool, method, alpha));
   // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
   const prediction = row ?? predictOne(input, plan, cal, p, group);
   // RAPS keeps part of the examples for tuning: what is left must still reach minimum_n.
@@ -66,12 +66,19 @@ function guaranteeOf(input: QueryInput, plan: SetPlan, fields: { alpha: number; 
   const key = `${input.level}|${estimated}|${n}|${group === undefined ? "" : `=${group}`}`;
   let g = plan.guarantees.get(key);
   if (g === undefined) {
-    const made = Object.freeze(guarantee(input, { alpha, method, group, estimated, kind: group !== undefined ? "group_coverage" : "coverage", n }));
+    const named = namedGroup(input, plan, group);
+    const made = Object.freeze(guarantee(input, { alpha, method, group: named, estimated, kind: named !== undefined ? "group_coverage" : "coverage", n }));
     g = { guarantee: made, json: guaranteeJson(made) };
     if (plan.guarantees.size < 256) plan.guarantees.set(key, g);
   }
   plan.lastGuarantee = { level: input.level, estimated, n, group, value: g };
   return g;
+}
+
+/** by_option_count: a Mondrian split whose group is the option count, named beside any group_by group. */
+function namedGroup(input: QueryInput, plan: SetPlan, group: string | undefined): string | undefined {
+  const byCount = setPoolingOf(input.profile) === "by_option_count" ? `${plan.sorted.length} options` : undefined;
+  return byCount === undefined ? group : group === undefined ? byCount : `${group}, ${byCount}`;
 }
 
 function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Float64Array, group: string | undefined): SetRow {
@@ -81,7 +88,7 @@ function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Flo
   const membership = new Uint8Array(p.length);
   for (const j of prediction.indices) membership[j] = 1;
   if (prediction.n < plan.needed!) return { membership, n: prediction.n, p0: [], p1: [], at: 0 };
-  const va = predictOptionBeliefs((plan.beliefs ??= optionBeliefs(input.profile, plan.pool!)), p);
+  const va = predictOptionBeliefs((plan.beliefs ??= setPoolBeliefs(input.profile, plan.pool!)), p);
   return { membership, n: prediction.n, p0: va.map((b) => b.p0), p1: va.map((b) => b.p1), at: 0 };
 }
 
@@ -105,7 +112,7 @@ function heuristicSet(
     set: names.filter((x) => chosen.has(x)),
     probabilities: probabilityObject(plan, p),
     venn_abers: Object.fromEntries(sorted.map((name, j) => [name, [p[j]!, p[j]!] as [number, number]])),
-    guarantee: heuristicGuarantee(input, { alpha, method: fields.method, group: fields.group, estimated: fields.estimated, n, needed, wanted: `coverage at alpha ${alpha}` }),
+    guarantee: heuristicGuarantee(input, { alpha, method: fields.method, group: namedGroup(input, plan, fields.group), estimated: fields.estimated, n, needed, wanted: `coverage at alpha ${alpha}` }),
   };
   return { answer, insufficient: true };
 }

@@ -1,9 +1,9 @@
 // The set queries of one request predicted together: one call of the batch API per plan instead of one
 // prediction per query.
 import type { SetQuery } from "../../api/index.js";
-import { optionBeliefs, setCalibration } from "./calibrations.js";
 import { predictOptionBeliefsBatch, predictSetBatch, type CalibratedSet } from "./conformal.js";
-import { minimumNOf, probabilityPool } from "./pools.js";
+import { minimumNOf } from "./pools.js";
+import { setPool, setPoolBeliefs, setPoolCalibration } from "./setPools.js";
 import { predictionRng } from "./seeds.js";
 import { groupCount, prepareSet, type PreparedSet, type SetPlan } from "./setPlan.js";
 import type { QueryInput } from "./types.js";
@@ -24,10 +24,10 @@ export function predictSetsTogether(inputs: readonly QueryInput[]): (PreparedSet
     try {
       const set = (prepared[i] = prepareSet(input as QueryInput<SetQuery>));
       const { plan, group, alpha } = set;
-      const pool = (plan.pool ??= probabilityPool(input.profile, plan.sorted, { grouped: group !== undefined }));
+      const pool = (plan.pool ??= setPool(input.profile, plan.sorted, group !== undefined));
       const needed = (plan.needed ??= minimumNOf(alpha));
       if (groupCount(input, pool, group) < needed) continue;
-      const cal = (plan.cal ??= setCalibration(input.profile, pool, set.method, alpha));
+      const cal = (plan.cal ??= setPoolCalibration(input.profile, pool, set.method, alpha));
       let g = groups.get(plan);
       if (!g) groups.set(plan, (g = { cal, rows: [] }));
       g.rows.push({ input, set });
@@ -45,7 +45,7 @@ export function predictSetsTogether(inputs: readonly QueryInput[]): (PreparedSet
       const codes = cal.grouped ? encodeNames(rows.map((r) => r.set.group!)) : undefined;
       const batch = codes ? { probabilities: data, width: K, groups: codes } : { probabilities: data, width: K };
       const pred = predictSetBatch(cal, batch, uniforms ? { uniforms } : NO_OPTIONS);
-      const beliefs = (plan.beliefs ??= optionBeliefs(rows[0]!.input.profile, plan.pool!));
+      const beliefs = (plan.beliefs ??= setPoolBeliefs(rows[0]!.input.profile, plan.pool!));
       const va = predictOptionBeliefsBatch(beliefs, batch);
       for (let i = 0; i < rows.length; i++) rows[i]!.set.row = { membership: pred.membership, n: pred.n[i]!, p0: va.p0, p1: va.p1, at: i * K };
     } catch {

@@ -190,6 +190,7 @@ export class ProfileState {
       stale_reason: this.staleReason ?? null,
       prompt_template_hash: this.meta.prompt_template_hash ?? null,
       strict_fingerprint: this.meta.strict_fingerprint,
+      set_pooling: this.meta.set_pooling ?? "exact",
       backend: this.meta.backend,
       created_at: this.meta.created_at,
     };

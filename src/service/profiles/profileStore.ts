@@ -194,6 +194,7 @@ export class ProfileStore {
         strict_fingerprint: request.strict_fingerprint,
         group_by: request.group_by,
         prompt_template_hash: request.prompt_template_hash,
+        ...(request.set_pooling !== undefined ? { set_pooling: request.set_pooling } : {}),
         backend_fingerprint: typeof backendFingerprint === "string" ? backendFingerprint : undefined,
         created_at: now.toISOString(),
       };

@@ -12,6 +12,8 @@ export interface ProfileMeta {
   strict_fingerprint: boolean;
   group_by?: string | undefined;
   prompt_template_hash?: string | undefined;
+  /** Which examples calibrate a set query; absent: "exact" (profiles created before the field). */
+  set_pooling?: "exact" | "pooled" | "by_option_count" | undefined;
   /** From `backend.fingerprint` of the create request, when given. */
   backend_fingerprint?: string | undefined;
   created_at: string;
