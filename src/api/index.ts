@@ -24,6 +24,7 @@ export * from "./backends.js";
 export * from "./errorBody.js";
 export * from "./mail.js";
 export * from "./humanQueue.js";
+export * from "./uncertainty.js";
 
 /**
  * Parses an evaluate request; the error names every offending field, schema and rule alike. `parsedJson`: the

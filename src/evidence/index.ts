@@ -2,7 +2,7 @@
 // grading of free-form answers, evidence per query, evaluate requests and example records.
 export { EvidenceError } from "./errors.js";
 export {
-  CLAIM_SCORING_TEMPLATE, contentText, hashTemplateText, promptTemplateHash, renderTemplate, TEMPLATES, type PromptTemplate,
+  CLAIM_SCORING_TEMPLATE, contentText, hashTemplateText, promptTemplateHash, scoredPromptTemplateHash, renderTemplate, TEMPLATES, type PromptTemplate,
 } from "./templates.js";
 export { queryPrompt, splitClaims, type QueryPrompt } from "./prompts.js";
 export * from "./format/index.js";

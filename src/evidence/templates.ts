@@ -3,6 +3,7 @@
 // The context comes first in every template so that all queries of one request share its tokens.
 import { createHash } from "node:crypto";
 import type { QueryType } from "../api/index.js";
+import { scorerKey, type Scorer } from "../uncertainty/index.js";
 
 export interface PromptTemplate {
   /** `<type>/v<n>`; bump n whenever the text changes. */
@@ -33,6 +34,15 @@ export function hashTemplateText(text: string): string {
 export function promptTemplateHash(type: Exclude<QueryType, "route">): string {
   const text = type === "claim" ? `${TEMPLATES.claim.text}\n\u0000\n${CLAIM_SCORING_TEMPLATE.text}` : TEMPLATES[type].text;
   return hashTemplateText(text);
+}
+
+/**
+ * The prompt_template_hash of a belief or gate query whose evidence is an uncertainty score's confidence
+ * (docs/uncertainty.md): the template and the scorer's name and settings, so that a strict profile calibrated on
+ * one scorer refuses another.
+ */
+export function scoredPromptTemplateHash(type: "belief" | "gate", scorer: Scorer): string {
+  return hashTemplateText(`${TEMPLATES[type].text}\n\u0000\nscorer:${scorerKey(scorer)}`);
 }
 
 /** Fills `{name}` placeholders; a missing value is an empty string. */

@@ -10,17 +10,18 @@ const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 const ALLOWED: Record<string, string[]> = {
   api: [],
   conformal: [],
+  uncertainty: [],
   adapters: ["api"],
-  evidence: ["api", "adapters", "store"],
-  client: ["api", "conformal"],
+  evidence: ["api", "adapters", "store", "uncertainty"],
+  client: ["api", "conformal", "uncertainty"],
   durable: ["api"],
   store: ["api"],
-  service: ["api", "conformal", "adapters", "evidence", "durable", "store"],
+  service: ["api", "conformal", "uncertainty", "adapters", "evidence", "durable", "store"],
   mail: ["api", "client", "durable", "store"],
   datasets: ["api"],
   // The report draws the engine's own result types (a stratum's coverage), never a second copy of them.
   report: ["api", "conformal"],
-  run: ["api", "conformal", "adapters", "evidence", "store", "client", "service", "mail", "datasets", "report", "durable"],
+  run: ["api", "conformal", "uncertainty", "adapters", "evidence", "store", "client", "service", "mail", "datasets", "report", "durable"],
 };
 /**
  * Files a folder offers besides its index.ts: the models-folder rule, since adapters/index.ts loads both
@@ -34,6 +35,8 @@ const SIDE_DOORS = new Set(["adapters/modelsDir.js", "conformal/sets.js", "evide
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,
   conformal: /^$/,
+  // The symmetric eigen-decomposition of the graph scorers and EigenScore; nothing else.
+  uncertainty: /^ml-matrix$/,
   store: /^(better-sqlite3|pg|pg-copy-streams)$/,
 };
 
