@@ -32,23 +32,27 @@ function stopAt(text: string, stop: readonly string[]): number {
 
 /**
  * One choice as a GeneratedSequence. The text is cut again at the stops (a server may have ignored them), and
- * only the tokens that begin before the cut are kept, as on the local engines. A server's "stop" that names
- * no stop string (vLLM's `stop_reason` null, or no field at all) and left no stop in the text is an EOS.
+ * only the tokens that begin before the cut are kept, as on the local engines. A server's "stop" is a stop
+ * string where vLLM's `stop_reason` names one or, without that field, where tokens follow the cut; else EOS.
  */
 export function sequenceOfChoice(choice: Choice, s: GenerationSettings, logprobs: boolean): GeneratedSequence {
   const cut = stopAt(choice.text, s.stop);
   const text = cut >= 0 ? choice.text.slice(0, cut) : choice.text;
   const lp = legacyLogprobs(choice.logprobs);
-  const stopReason = (choice as { stop_reason?: unknown }).stop_reason;
-  const finishReason: GeneratedSequence["finishReason"] = cut >= 0 || typeof stopReason === "string" ? "stop"
-    : choice.finish_reason === "length" ? "length" : "eos";
-  const out: GeneratedSequence = { text, tokens: [], finishReason };
-  if (!lp) {
-    if (logprobs) throw new AdapterError("the server answered a choice without the log-probabilities asked for");
-    return out;
-  }
+  const out: GeneratedSequence = { text, tokens: [], finishReason: "eos" };
+  if (!lp && logprobs) throw new AdapterError("the server answered a choice without the log-probabilities asked for");
+  // A server may send a first piece's leading space in the tokens but not in the text (serve-model does).
+  const joined = lp?.tokens.join("") ?? "";
+  const lead = joined.length - joined.trimStart().length;
+  const end = text.length + (!joined.startsWith(text) && joined.slice(lead).startsWith(text) ? lead : 0);
   let kept = 0;
-  for (let start = 0; kept < lp.tokens.length && start < text.length; kept++) start += lp.tokens[kept]!.length;
+  for (let start = 0; lp && kept < lp.tokens.length && start < end; kept++) start += lp.tokens[kept]!.length;
+  // "stop" covers EOS and stop strings alike: vLLM's stop_reason tells them apart, else tokens past the cut do.
+  const stopReason = (choice as { stop_reason?: unknown }).stop_reason;
+  const pastCut = lp !== undefined && kept < lp.tokens.length;
+  out.finishReason = cut >= 0 || typeof stopReason === "string" || (stopReason === undefined && choice.finish_reason === "stop" && pastCut)
+    ? "stop" : choice.finish_reason === "length" ? "length" : "eos";
+  if (!lp) return out;
   out.tokens = lp.tokens.slice(0, kept);
   out.logProbs = lp.token_logprobs.slice(0, kept).map((x) => x ?? -Infinity);
   if (s.topLogprobs > 0) {
