@@ -225,7 +225,15 @@ class OnnxAdapter implements ModelAdapter {
 
   /** The k most likely tokens as {piece: log-probability}; two tokens with one piece keep the likelier. */
   #top(row: Float64Array, k: number): Record<string, number> {
-    const order = Array.from(row.keys()).sort((a, b) => row[b]! - row[a]! || a - b).slice(0, k);
+    // One pass keeping the k best so far: a vocabulary of 50k is never sorted per token.
+    const order: number[] = [];
+    for (let t = 0; t < row.length; t++) {
+      if (order.length === k && row[t]! <= row[order[k - 1]!]!) continue;
+      if (order.length === k) order.pop();
+      let at = order.length;
+      while (at > 0 && row[order[at - 1]!]! < row[t]!) at--;
+      order.splice(at, 0, t);
+    }
     const top: Record<string, number> = {};
     for (const t of order) {
       const piece = this.tokenizer.decode([t], { skip_special_tokens: false });
