@@ -80,7 +80,7 @@ const median = (xs: number[]) => {
 };
 // How the engine itself scales: one decode step of 1 sequence against one step of all 11 together (floor
 // sequences, nothing read). Batching pays where it saves reading the weights once per sequence; a model of
-// 1 MB sits in the CPU's cache, so 11 tokens cost about 11 times one.
+// 1 MB sits in the CPU's cache, so 11 tokens cost at least 11 times one.
 async function stepMs(count: number): Promise<number> {
   await floorPass();
   const t0 = performance.now();
@@ -111,9 +111,9 @@ const section = [
   "nothing sampled. generate()'s time ÷ the floor is its whole overhead: reading each distribution, the",
   "seeded draws, entropies, detokenizing, stop checks. (b) decodes the same 11 answers one after the other.",
   "The step row shows what batching can win on this engine and model: a batch of 11 one-token sequences",
-  "against one; on a model this small the CPU computes each sequence's token in about the time it takes alone",
-  "(the weights sit in cache, so there is no memory traffic to share), and what (b) loses is mostly the prompt",
-  "evaluated 11 times and the per-call overhead.", "",
+  "against one; on a model this small a batch of 11 costs as much as 11 single steps or more (the weights sit",
+  "in cache, so there is no memory traffic to share), and what (b) loses is mostly the prompt evaluated 11",
+  "times and the per-call overhead.", "",
   "| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`), "",
 ].join("\n");
 if (!process.env.NO_WRITE) {
