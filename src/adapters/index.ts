@@ -1,6 +1,7 @@
 // Public face of the adapters: local and remote model backends behind one interface.
 export type {
-  AdapterProvider, CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
+  AdapterProvider, CallOptions, ChatRenderOptions, GeneratedSequence, GenerateOptions, GenerationResult, ModelAdapter,
+  RenderedChat, SampleOptions, ScoreItem,
 } from "./types.js";
 export { AccessLevelError, AdapterDisposedError, AdapterError, ChatTemplateError, ModelNotFoundError } from "./errors.js";
 export { requireLevel, resolveAccessLevel } from "./accessLevel.js";

@@ -11,7 +11,11 @@ import { computeFingerprint } from "./fingerprint.js";
 import { logSoftmax } from "./logMath.js";
 import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
 import { sampleSeed } from "./llamaSampling.js";
-import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
+import { generationSettings, requireGenerationLevel } from "./generatedSequence.js";
+import { generateSequentially } from "./onnxGeneration.js";
+import type {
+  CallOptions, ChatRenderOptions, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
+} from "./types.js";
 import type { ChatMessage } from "./chatTemplate.js";
 import { readChatTemplateFile } from "./chatTemplate.js";
 import { dateRenderParameters, DEFAULT_PINNED_DATE, pinTemplateDate } from "./chatDate.js";
@@ -181,10 +185,32 @@ class OnnxAdapter implements ModelAdapter {
     return samples;
   }
 
+  /** The greedy answer, then each sample, one after the other (onnxGeneration.ts). */
+  async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResult> {
+    this.#check();
+    const s = generationSettings(options);
+    requireGenerationLevel(this.accessLevel, s);
+    return generateSequentially({
+      nextLogProbs: async (ids) => {
+        const out = await this.#forward(ids);
+        const [, , vocab] = out.logits.dims as [number, number, number];
+        return logSoftmax(out.logits.data as Float32Array, (ids.length - 1) * vocab, vocab);
+      },
+      decode: (ids) => this.tokenizer.decode([...ids], { skip_special_tokens: true }),
+      piece: (id) => this.tokenizer.decode([id], { skip_special_tokens: false }),
+      eos: (this.lm.config as { eos_token_id?: number }).eos_token_id,
+      embed: (text) => this.#embed(text),
+    }, this.#prompt(prompt, options.rendered), s, options.signal);
+  }
+
   async hiddenState(text: string, options: CallOptions = {}): Promise<number[]> {
     this.#check();
     requireLevel(this.accessLevel, "L4", "hidden states");
     options.signal?.throwIfAborted();
+    return this.#embed(text);
+  }
+
+  async #embed(text: string): Promise<number[]> {
     const out = await this.#forward(this.#prompt(text));
     const states = out[this.hiddenOutput!]!;
     const [, tokens, width] = states.dims as [number, number, number];

@@ -56,6 +56,56 @@ export interface SampleOptions extends CallOptions {
   stop?: string[];
 }
 
+/** One generation call: the greedy answer plus `samples` sampled answers, all after one shared prompt. */
+export interface GenerateOptions extends CallOptions {
+  /** Sampled answers besides the greedy one (K). Default 0. */
+  samples?: number;
+  /** Softmax temperature of the samples (the greedy answer is the argmax). Default 1. */
+  temperature?: number;
+  /** Nucleus mass of the samples; 1 keeps every token. Default 1. */
+  topP?: number;
+  /** Most candidate tokens of the samples; 0 keeps every token. Default 0. */
+  topK?: number;
+  /** Seed of the sampler: the same seed gives the same samples on the same adapter. Default 0. */
+  seed?: number;
+  /** Most tokens per answer. Default 64. */
+  maxTokens?: number;
+  /** Each answer ends before the first of these strings (the task's `until`). Default none. */
+  stop?: string[];
+  /** L1+: the most likely alternatives kept per generated token. Default 0. */
+  topLogprobs?: number;
+  /** L3: keep each generated token's full next-token distribution (log-probabilities). Default false. */
+  fullDistribution?: boolean;
+  /** L4: an embedding (hidden state) of each answer. Default false. */
+  embedding?: boolean;
+}
+
+/** One generated answer with what the backend exposed about it, token by token. */
+export interface GeneratedSequence {
+  /** The answer text, cut before the stop string; equal to the concatenation of `tokens` up to the stop. */
+  text: string;
+  /** The generated tokens' pieces, in order (those of the stop string excluded). */
+  tokens: string[];
+  /** The ids of `tokens`, where the engine's vocabulary is known (llama.cpp, transformers); absent from servers. */
+  tokenIds?: number[];
+  /** L1+: natural-log probability of each generated token (the value sampled or picked). */
+  logProbs?: number[];
+  /** L1+: per token, the `topLogprobs` most likely alternatives as {piece: log-probability}. */
+  topLogProbs?: Array<Record<string, number>>;
+  /** L3: per token, the Shannon entropy (nats) of the full next-token distribution. */
+  entropies?: number[];
+  /** L3 with `fullDistribution`: per token, the full next-token distribution as log-probabilities. */
+  distributions?: Float32Array[];
+  /** L4 with `embedding`: a hidden-state vector of the answer. */
+  embedding?: number[];
+  finishReason: "stop" | "length" | "eos";
+}
+
+export interface GenerationResult {
+  greedy: GeneratedSequence;
+  samples: GeneratedSequence[];
+}
+
 export interface ModelAdapter extends AsyncDisposable {
   readonly provider: AdapterProvider;
   /** The model's name: file name, folder name or the server's model id. */
@@ -77,6 +127,12 @@ export interface ModelAdapter extends AsyncDisposable {
    * All items are evaluated together, sharing their common token prefix where the engine allows it.
    */
   scoreContinuations(items: ScoreItem[], options?: CallOptions): Promise<number[][]>;
+
+  /**
+   * L0+: the greedy answer and `samples` sampled answers of `prompt`, decoded together where the engine
+   * shares the prompt's cache; deterministic for a seed. What each sequence carries follows the access level.
+   */
+  generate(prompt: string, options?: GenerateOptions): Promise<GenerationResult>;
 
   /** L0+: `n` sampled completions of `prompt` from a seeded sampler. */
   sample(prompt: string, n: number, options?: SampleOptions): Promise<string[]>;
