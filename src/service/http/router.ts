@@ -22,6 +22,11 @@ export interface ServiceResponse {
   body: unknown;
   /** The body as JSON, when the handler wrote it (JSON.stringify(body) gives the same text): an object's, with no `request_id`. */
   json?: string;
+  /**
+   * The body as JSON in pieces, for a large one: an object's text with no `request_id` and its closing brace left
+   * off, written a few pieces a turn (one 17 MB string took the event loop for most of a second to build and send).
+   */
+  chunks?: readonly Buffer[];
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | ServiceResponse;
