@@ -68,7 +68,8 @@ export class MailQueue {
       if (earlierId !== undefined) {
         const prior = this.store.send(earlierId)!.record;
         if (prior.idem?.hash !== idem.hash) throw idempotencyConflict(idempotencyKey);
-        return this.resultOf(earlierId);
+        // Extension: says that this answer is the first send's and nothing was sent now.
+        return { ...this.resultOf(earlierId), idempotent_replay: true };
       }
     }
 
