@@ -51,3 +51,16 @@ describe("the command line", () => {
     expect(r.stderr).not.toMatch(/Unknown (project|env|user|global) config/);
   });
 });
+
+describe("an option whose value was forgotten", () => {
+  it("is named with what followed it, by run, conformal and every other command", async () => {
+    const { parseRunOptions } = await import("../../src/cli/run/options.js");
+    expect(() => parseRunOptions(["--alpha", "--out", "X"])).toThrow(/--alpha needs a value, but is followed by the option --out; write --alpha VALUE/);
+    const { parseOptions } = await import("../../src/cli/conformal/options.js");
+    expect(() => parseOptions("set", ["--alpha", "--calibration", "c.jsonl"])).toThrow(/--alpha needs a value, but is followed by the option --calibration/);
+    const serve = run(["serve", "--port", "--data", "x"]);
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toMatch(/^calibkit serve: --port needs a value, but is followed by the option --data; write --port VALUE \(or --port=-VALUE/);
+    expect(serve.stderr).not.toMatch(/ambiguous/);
+  });
+});
