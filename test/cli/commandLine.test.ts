@@ -25,6 +25,14 @@ describe("the command line", () => {
     }
   });
 
+  it("names the whole cache default, $XDG_CACHE_HOME included, in every help that takes --cache", () => {
+    for (const command of ["run", "bench", "cache"]) {
+      const help = run([command, "--help"]).stdout;
+      expect(help, command).toMatch(/--cache DIR/);
+      expect(help.replace(/\s+/g, " "), command).toMatch(/\$CALIBKIT_CACHE, else \$XDG_CACHE_HOME\/calibkit, else ~\/\.cache\/calibkit/);
+    }
+  });
+
   it("prints its version", async () => {
     const pkg = JSON.parse(await readFile("package.json", "utf8")) as { version: string };
     for (const flag of ["--version", "-V"]) {

@@ -16,7 +16,8 @@ Runs every model × task of the suite once through the evidence cache, then ever
 results.csv. A killed suite started again reads back what it computed. docs/bench.md has the file format.
 
   --out DIR          output folder (default ./calibkit-bench)
-  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else ~/.cache/calibkit)
+  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else $XDG_CACHE_HOME/calibkit,
+                     else ~/.cache/calibkit)
   --no-cache         compute every evidence row and keep none
   --quiet            no progress output
 `;
