@@ -100,6 +100,11 @@ export class MailQueue {
     return this.resultOf(id);
   }
 
+  /** Messages by delivery state (queued, deferred, delivered, bounced, failed…). */
+  countsByState(): Map<string, number> {
+    return this.store.countsByState();
+  }
+
   /** The spec's send or batch result (2.4) for a send, with its current states. */
   resultOf(id: string) {
     const send = this.store.send(id);

@@ -103,6 +103,11 @@ export class LoadShedder {
     this.inFlight--;
   }
 
+  /** Requests admitted and not yet answered. */
+  get current(): number {
+    return this.inFlight;
+  }
+
   dispose(): void {
     clearInterval(this.timer);
   }

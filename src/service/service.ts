@@ -14,6 +14,7 @@ import { LabellingJobs } from "./labellingJobs.js";
 import { importLegacyDataDir } from "./profiles/legacyImport.js";
 import { ProfileStore } from "./profiles/profileStore.js";
 import { capConnectionsPerClient } from "./http/connectionCap.js";
+import { ServiceMetrics } from "./http/metrics.js";
 import { AuthThrottle, LoadShedder, RateLimiter } from "./rateLimit.js";
 import { buildRouter } from "./routes.js";
 import { openStore } from "../store/index.js";
@@ -83,6 +84,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       shedder,
       maxBodyBytes: config.max_body_bytes,
       authThrottle: new AuthThrottle(config.failed_auth_per_minute),
+      metrics: new ServiceMetrics({ inFlight: () => shedder.current, profiles: () => profiles.list() }),
+      metricsOpen: config.metrics_open,
       bodyTimeoutMs: config.body_timeout_ms,
       log,
     });

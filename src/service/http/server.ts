@@ -2,7 +2,8 @@
 // then the handler; every outcome leaves as a JSON body with `x-request-id`. Handlers never see raw HTTP.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
-import type { Authenticator } from "../auth.js";
+import { ANONYMOUS, type Authenticator } from "../auth.js";
+import { METRICS_PATH, type ServiceMetrics, type ShedReason } from "./metrics.js";
 import { checkJsonDepth, MAX_JSON_DEPTH } from "./jsonDepth.js";
 import { JsonMembersError, parseJsonInSlices } from "./jsonSlices.js";
 import { badJson, invalidField, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, ServiceError, unsupportedMediaType } from "../errors.js";
@@ -20,6 +21,10 @@ export interface HttpLayerOptions {
   maxBodyBytes: number;
   /** Failed authentications per client address; undefined: not throttled. */
   authThrottle?: AuthThrottle | undefined;
+  /** Prometheus metrics, served at GET /metrics; undefined: none. */
+  metrics?: ServiceMetrics | undefined;
+  /** Serve /metrics without a key even when keys are configured. Default false. */
+  metricsOpen?: boolean | undefined;
   /** Milliseconds a request body may take to arrive, counted from its headers (408 after). Default 10 s. */
   bodyTimeoutMs?: number | undefined;
   log: (line: string) => void;
@@ -184,16 +189,25 @@ function parseLargeJson(raw: Buffer, done: (err: unknown, body?: unknown) => voi
 }
 
 export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { router, auth, rateLimiter, shedder, maxBodyBytes, authThrottle, log } = options;
+  const { router, auth, rateLimiter, shedder, maxBodyBytes, authThrottle, metrics, log } = options;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
 
   return (req, res) => {
     const id = requestIdOf(req.headers["x-request-id"]);
+    const started = performance.now();
     let admitted = false;
     let answered = false;
-    const leave = () => {
+    /** The endpoint's pattern once matched: the route label of the request's metrics. */
+    let route = "unmatched";
+    /** What a refusal thrown now would be counted as. */
+    let refusal: ShedReason | undefined;
+    const leave = (status: number) => {
       if (admitted) shedder.leave();
       admitted = false;
+      if (metrics) {
+        metrics.observe(route, req.method ?? "GET", status, (performance.now() - started) / 1000);
+        if (refusal !== undefined && (status === 429 || status === 529)) metrics.refused(refusal);
+      }
     };
     // Neither reply nor fail ever throws: they run from promise callbacks, where a throw would be an
     // unhandled rejection. A body that cannot be written (a BigInt, a cycle) becomes a 500; a failing socket
@@ -202,7 +216,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       if (answered) return;
       if (response.chunks !== undefined) {
         answered = true;
-        sendChunks(res, response.status, id, response.chunks, leave);
+        sendChunks(res, response.status, id, response.chunks, () => leave(response.status));
         return;
       }
       let payload: string;
@@ -219,14 +233,16 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
         log(`${id} ${req.method} ${req.url}: the response could not be written: ${err instanceof Error ? err.message : String(err)}`);
         res.destroy();
       } finally {
-        leave();
+        leave(response.status);
       }
     };
     const fail = (err: unknown) => {
       if (answered) return;
       answered = true;
+      let status = 500;
       try {
         const mapped = mapError(err);
+        status = mapped.status;
         // A 503 is an expected, passing state (a profile still loading, the store away) and says its cause in
         // its message; only an unexpected failure earns a stack trace.
         if (mapped.status === 503) log(`${id} ${req.method} ${req.url}: 503 ${err instanceof Error ? err.message : String(err)}`);
@@ -243,7 +259,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       } catch {
         res.destroy();
       } finally {
-        leave();
+        leave(status);
       }
     };
     // A handler's answer, now or later; whatever it throws or rejects with becomes the error response.
@@ -258,31 +274,52 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
     };
 
     try {
-      const address = req.socket.remoteAddress ?? "";
-      let principal: string;
-      if (authThrottle && auth.required) {
-        authThrottle.check(address);
-        try {
-          principal = auth.authenticate(req.headers.authorization);
-        } catch (err) {
-          if (err instanceof ServiceError && err.status === 401) authThrottle.failed(address);
-          throw err;
-        }
-      } else {
-        principal = auth.authenticate(req.headers.authorization);
-      }
-      rateLimiter.take(principal);
       const { pathname, query } = parseTarget(req.url ?? "/");
       const method = req.method ?? "GET";
+      const scrape = metrics !== undefined && pathname === METRICS_PATH && method === "GET";
+      let principal = ANONYMOUS;
+      if (!(scrape && options.metricsOpen)) {
+        const address = req.socket.remoteAddress ?? "";
+        if (authThrottle && auth.required) {
+          refusal = "auth_throttled";
+          authThrottle.check(address);
+          refusal = undefined;
+          try {
+            principal = auth.authenticate(req.headers.authorization);
+          } catch (err) {
+            if (err instanceof ServiceError && err.status === 401) authThrottle.failed(address);
+            throw err;
+          }
+        } else {
+          principal = auth.authenticate(req.headers.authorization);
+        }
+      }
+      if (scrape) {
+        // Never shed nor rate limited: an overloaded service is what an operator scrapes to see.
+        route = METRICS_PATH;
+        metrics.scrape().then(({ contentType, text }) => {
+          answered = true;
+          res.writeHead(200, ["content-type", contentType, "content-length", String(Buffer.byteLength(text)), "x-request-id", id]);
+          res.end(text);
+          leave(200);
+        }, fail);
+        return;
+      }
+      refusal = "rate_limited";
+      rateLimiter.take(principal);
+      refusal = undefined;
       if (!pathname.startsWith(`${BASE_PATH}/`)) throw notFound(`No endpoint at ${pathname}; the API lives under ${BASE_PATH}`);
       const path = pathname.slice(BASE_PATH.length);
       const match = router.match(method, path);
       if (match.kind === "none") throw notFound(`No endpoint ${method} ${BASE_PATH}${path}`);
       if (match.kind === "wrong_method") throw methodNotAllowed(method, `${BASE_PATH}${path} (allowed: ${match.allowed.join(", ")})`);
+      route = `${BASE_PATH}${match.pattern}`;
       const request: ServiceRequest = { id, method, path, query, headers: req.headers, body: undefined, rawBody: undefined, principal, params: match.params };
       if (method !== "POST" && method !== "PUT" && method !== "PATCH") {
         if (path !== HEALTH_PATH) {
+          refusal = "overloaded";
           shedder.enter();
+          refusal = undefined;
           admitted = true;
         }
         dispatch(match.handler, request);
@@ -294,7 +331,9 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       readBody(req, maxBodyBytes, bodyTimeoutMs, (err, raw) => {
         if (err !== undefined) return fail(err);
         try {
+          refusal = "overloaded";
           shedder.enter();
+          refusal = undefined;
           admitted = true;
           request.rawBody = raw;
           if (raw!.length < SPLIT_TURN_BYTES) {
