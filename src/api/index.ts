@@ -68,3 +68,4 @@ export const parseBatchSendRequest = (value: unknown): BatchSendRequest =>
 export * from "./openaiCompletions.js";
 export * from "./openaiCommon.js";
 export * from "./openaiChat.js";
+export { evaluationServiceOpenApi, mailServiceOpenApi, EVALUATION_API_BASE, MAIL_API_BASE } from "./openapi.js";

@@ -6,10 +6,13 @@ import {
   bodyTooLarge, internal, malformedJson, methodNotAllowed, MailServiceError, notFound, unauthorized, unavailable, unsupportedMediaType,
 } from "./errors.js";
 import { StoreUnavailableError } from "../store/index.js";
+import { mailServiceOpenApi } from "../api/index.js";
 import type { MailMetrics } from "./metrics.js";
 import type { MailQueue } from "./queue.js";
 
 export const PREFIX = "/api/batch_mail/api";
+
+let openapi: string | undefined;
 
 export interface HttpOptions {
   queue: MailQueue;
@@ -23,7 +26,7 @@ export interface HttpOptions {
 
 /** The route label of a path: the endpoint's pattern, never an api_log_id. */
 function routeOf(path: string): string {
-  if (path === "/healthz" || path === "/metrics" || path === `${PREFIX}/send` || path === `${PREFIX}/batch_send`) return path;
+  if (path === "/healthz" || path === "/metrics" || path === `${PREFIX}/send` || path === `${PREFIX}/batch_send` || path === `${PREFIX}/openapi.json`) return path;
   if (path.startsWith(`${PREFIX}/status/`)) return `${PREFIX}/status/:api_log_id`;
   return "unmatched";
 }
@@ -91,6 +94,13 @@ async function route(req: IncomingMessage, res: ServerResponse, o: HttpOptions):
     if (!o.keys.verify(Array.isArray(key) ? key[0] : key)) throw unauthorized();
   }
   const rest = path.slice(PREFIX.length + 1);
+  if (rest === "openapi.json" && req.method === "GET") {
+    // The document itself, not in the envelope: what OpenAPI tools read.
+    openapi ??= JSON.stringify(mailServiceOpenApi());
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(openapi) });
+    res.end(openapi);
+    return;
+  }
   if (rest === "send" || rest === "batch_send") {
     if (req.method !== "POST") throw methodNotAllowed(req.method ?? "?", path);
     const type = req.headers["content-type"];

@@ -28,7 +28,7 @@ beforeAll(async () => {
     .add("GET", "/bigint-later", async () => ({ status: 200, body: { n: 2n } }))
     .add("POST", "/echo", (req) => ({ status: 200, body: { got: req.body } }))
     .add("GET", "/wait", () => new Promise((ok) => waiting.push(() => ok({ status: 200, body: { waited: true } }))))
-    .add("GET", "/health", () => ({ status: 200, body: { status: "ok" } }));
+    .add("GET", "/health", () => ({ status: 200, body: { status: "ok", profiles: 0 } }));
   server = createServer(createHttpHandler({
     router, auth: new Authenticator([]), rateLimiter: new RateLimiter({ requestsPerSecond: 0, burst: 1 }), shedder,
     maxBodyBytes: 1024, bodyTimeoutMs: 400, log: (line) => logged.push(line),

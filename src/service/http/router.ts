@@ -27,6 +27,8 @@ export interface ServiceResponse {
    * off, written a few pieces a turn (one 17 MB string took the event loop for most of a second to build and send).
    */
   chunks?: readonly Buffer[];
+  /** `json` is sent as it is, without `request_id` (a document a tool reads, such as the OpenAPI document). */
+  verbatim?: boolean;
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | ServiceResponse;

@@ -221,7 +221,7 @@ export function createHttpHandler(options: HttpLayerOptions): (req: IncomingMess
       }
       let payload: string;
       try {
-        payload = response.json !== undefined ? addRequestId(response.json, id) : withRequestId(response.body, id);
+        payload = response.json !== undefined ? (response.verbatim ? response.json : addRequestId(response.json, id)) : withRequestId(response.body, id);
       } catch (err) {
         fail(err);
         return;
