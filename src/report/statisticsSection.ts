@@ -63,12 +63,19 @@ function baselinesTable(cs: CellStatistics, o: TablesOptions): string {
   return `<table class="wide" id="baselines${o.suffix}"><tr><th>sets</th>${heads}<th>mean ${o.sizeWord}</th><th>how they are made</th></tr>${body}</table>`;
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 901st (it wrote "901-th"). */
+export function ordinal(k: number): string {
+  const tens = k % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][k % 10] ?? "th");
+  return `${k}${suffix}`;
+}
+
 function thresholdTable(cs: CellStatistics, o: TablesOptions): string {
   const t = cs.threshold;
   const q = Number.isFinite(t.score.max) ? over(cs, t.score, (x) => num(x, 4)) : "+∞";
   const what = cs.repeats === 1
-    ? `the ${t.k}-th smallest of ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); ${escapeHtml(t.rule)}`
-    : `over ${cs.repeats} repeats, each the ${t.k}-th smallest of its ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); range ${num(t.score.min, 4)}–${num(t.score.max, 4)}`;
+    ? `the ${ordinal(t.k)} smallest of ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); ${escapeHtml(t.rule)}`
+    : `over ${cs.repeats} repeats, each the ${ordinal(t.k)} smallest of its ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); range ${num(t.score.min, 4)}–${num(t.score.max, 4)}`;
   return `<table id="threshold${o.suffix}">
 <tr><th>calibrated threshold q̂</th><td><b>${q}</b>: ${what}</td></tr>
 <tr><th>empty / singleton / full</th><td>${over(cs, cs.rates.empty, pct)} / ${over(cs, cs.rates.singleton, pct)} / ${over(cs, cs.rates.full, pct)} of ${cs.rates.n} test answers</td></tr>

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { conditionalCsv, resultsCsv } from "../../src/run/bench/csv.js";
 import { BENCH_FIGURE_IDS, benchPageOf } from "../../src/report/index.js";
+import { ordinal } from "../../src/report/statisticsSection.js";
 import { CHROMIUM, expectBenchFiguresDrawn, openReport } from "./browser.js";
 import { sampleBench } from "./sampleBench.js";
 
@@ -50,7 +51,7 @@ describe("bench report: what a statistician asks first, per model × task × met
       for (const x of r.statistics.coverageByClass) expect(byClass).toContain(`<td>${x.key}</td><td>${x.n.toFixed(1)}</td><td>${(100 * x.coverage.mean).toFixed(1)}% ± ${(100 * x.coverage.sd).toFixed(1)}%`);
       expect(table(`coverage-by-group-${i}`)).toContain("<td>physics</td>");
       for (const x of r.statistics.coverageBySize) expect(table(`coverage-by-size-${i}`)).toContain(`<td>${x.key}</td>`);
-      expect(table(`threshold-${i}`)).toMatch(new RegExp(`calibrated threshold q̂</th><td><b>\\d\\.\\d{4} ± \\d\\.\\d{4}</b>: over 3 repeats, each the ${r.statistics.threshold.k}-th smallest of its ${r.calibration} ${r.method}`));
+      expect(table(`threshold-${i}`)).toMatch(new RegExp(`calibrated threshold q̂</th><td><b>\\d\\.\\d{4} ± \\d\\.\\d{4}</b>: over 3 repeats, each the ${ordinal(r.statistics.threshold.k)} smallest of its ${r.calibration} ${r.method}`));
       const raw = r.statistics.calibration.raw;
       expect(table(`calibration-errors-${i}`)).toContain(`<th>raw probabilities</th><td>${raw.n}</td><td>${raw.ece.mean.toFixed(4)} ± ${raw.ece.sd.toFixed(4)}</td><td>${raw.brier.mean.toFixed(4)} ± `);
       expect(table(`calibration-errors-${i}`)).toContain("<th>Venn–Abers beliefs</th>");

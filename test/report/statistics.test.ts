@@ -106,9 +106,18 @@ describe("report: the statistician's tables", () => {
   });
 
   it("names the threshold, the band's level and the warnings", () => {
-    expect(table("threshold")).toMatch(/calibrated threshold q̂<\/th><td><b>0\.\d{4}<\/b>: the \d+-th smallest of 1000 LAC calibration scores/);
+    expect(table("threshold")).toMatch(/calibrated threshold q̂<\/th><td><b>0\.\d{4}<\/b>: the \d+(st|nd|rd|th) smallest of 1000 LAC calibration scores/);
     expect(html).toContain("the central 99.9% of its beta-binomial law");
     expect(html).toMatch(/<p id="warnings" class=ok>No warning\.<\/p>|<ul id="warnings">/);
+  });
+
+  it("writes the threshold's rank as an English ordinal (901st, not 901-th)", () => {
+    const at = (k: number) => renderReport({ ...s, statistics: { ...st, threshold: { ...st.threshold, k } } } as RunSummary);
+    expect(at(901)).toMatch(/the 901st smallest of/);
+    expect(at(12)).toMatch(/the 12th smallest of/);
+    expect(at(22)).toMatch(/the 22nd smallest of/);
+    expect(at(3)).toMatch(/the 3rd smallest of/);
+    expect(at(901)).not.toMatch(/\d-th\b/);
   });
 
   it("renders a summary written before the section existed", () => {
