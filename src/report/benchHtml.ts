@@ -23,7 +23,7 @@ export function benchFigures(s: BenchSummary): Figure[] {
     { id: "bench-conditional", title: "Conditional coverage by model", caption: "bars: the least-covered true class; dots: size-stratified coverage (the least-covered set size held by at least 10 test items); mean over repeats", svg: renderChart(benchConditionalChart(s), wide, 420) },
     { id: "bench-baselines", title: "Conformal sets beside naive ones, by model", caption: "test coverage at the same α of the conformal sets, top-1, the smallest top-k reaching 1 − α on calibration, and cumulative probability ≥ 1 − α; mean over repeats", svg: renderChart(benchBaselinesChart(s), wide, 420) },
     { id: "bench-calibration", title: "Calibration error: raw probabilities against Venn–Abers beliefs", caption: "ECE over (item, option) pairs of the test splits, mean over the repeats of each model × task", svg: renderChart(benchCalibrationChart(s), wide, 400) },
-    { id: "bench-throughput", title: "Evidence throughput", caption: "items per second of the evidence step (rows read from the cache count too)", svg: renderChart(benchThroughputChart(s)) },
+    { id: "bench-throughput", title: "Evidence throughput", caption: "items per second the model computed in the evidence step; rows read from the cache are left out (a model × task read wholly from the cache has no bar)", svg: renderChart(benchThroughputChart(s)) },
   ];
 }
 

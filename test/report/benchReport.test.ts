@@ -100,3 +100,15 @@ describe("bench report: what a statistician asks first, per model × task × met
     expect((await stat(join(dir, "bench.png"))).size).toBeGreaterThan(10_000);
   }, 120_000);
 });
+
+describe("bench charts", () => {
+  it("start coverage bars at 0, and plot the model's own throughput, never cache reads", async () => {
+    const { benchCoverageChart, benchThroughputChart } = await import("../../src/report/charts/bench.js");
+    const s = sampleBench();
+    expect((benchCoverageChart(s).yAxis as { min: unknown }).min).toBe(0);
+    const cached = { ...s, evidence: s.evidence.map((e, i) => (i === 0 ? { ...e, hits: e.items, computed: 0, seconds: 0.02, itemsPerSecond: e.items / 0.02 } : e)) };
+    const series = benchThroughputChart(cached).series as { data: (number | null)[] }[];
+    expect(series[0]!.data).toEqual([null]);
+    expect(series[1]!.data).toEqual([cached.evidence[1]!.computed / cached.evidence[1]!.seconds]);
+  });
+});
