@@ -56,7 +56,7 @@ function baselinesTable(cs: CellStatistics, o: TablesOptions): string {
     .map((b) => {
       const name = `${escapeHtml(b.name)}${!one && b.k ? ` (k = ${[...new Set(b.k)].join(", ")})` : ""}`;
       const spread = one ? range(b.ci!) : `${pct(b.coverage.min)}–${pct(b.coverage.max)}</td><td>${b.below}/${cs.repeats}`;
-      return `<tr><td>${name}${b.guaranteed ? " <span class=ok>guaranteed</span>" : ""}</td><td>${over(cs, b.coverage, pct)}${b.below > 0 ? " <span class=bad>below target</span>" : ""}</td><td>${spread}</td><td>${over(cs, b.averageSize, (x) => num(x, 3))}</td><td>${escapeHtml(b.rule)}</td></tr>`;
+      return `<tr><td>${name}${b.guaranteed ? " <span class=ok>guaranteed</span>" : ""}</td><td>${over(cs, b.coverage, pct)}${b.below > 0 && !b.guaranteed ? " <span class=bad>below target</span>" : ""}</td><td>${spread}</td><td>${over(cs, b.averageSize, (x) => num(x, 3))}</td><td>${escapeHtml(b.rule)}</td></tr>`;
     })
     .join("");
   const heads = one ? "<th>coverage</th><th>95% interval</th>" : "<th>coverage (mean ± sd)</th><th>range over repeats</th><th>repeats below target (95% interval)</th>";

@@ -112,3 +112,18 @@ describe("bench charts", () => {
     expect(series[1]!.data).toEqual([cached.evidence[1]!.computed / cached.evidence[1]!.seconds]);
   });
 });
+
+describe("the baselines table beside the results table", () => {
+  it("never marks the conformal row red where the results table judges it by its finite-sample band", () => {
+    const s = sampleBench();
+    const row = s.rows[0]!;
+    const flagged = { ...s, rows: [{ ...row, inBand: row.repeats, statistics: { ...row.statistics, baselines: row.statistics.baselines.map((b) => ({ ...b, below: 1 })) } }] };
+    const html = benchPageOf(flagged as typeof s);
+    const table = /<table class="wide" id="baselines-0">[\s\S]*?<\/table>/.exec(html)![0];
+    const rows = table.split("<tr>").slice(2);
+    const conformal = rows.find((r) => r.includes("guaranteed"))!;
+    expect(conformal).not.toMatch(/below target/);
+    expect(rows.filter((r) => !r.includes("guaranteed")).every((r) => r.includes("below target"))).toBe(true);
+    expect(html).toMatch(/\(3\/3 inside\)/);
+  });
+});
