@@ -58,9 +58,26 @@ ${body}</table>`;
 }
 
 /** Warnings of every cell, each with the number of repeats that gave it. */
+/**
+ * The suite's warnings grouped by kind: one line per kind with the cells it concerns, each cell's own text folded
+ * under it (one flat list held about 60 lines for a small suite).
+ */
 function warningsList(s: BenchSummary): string {
-  const items = s.rows.flatMap((r, i) => r.statistics.warnings.map((w) => `<li><a href="#cell-${i}">${cellName(r)}</a>: ${escapeHtml(w.text)} <small>(${w.repeats} of ${r.repeats} repeats)</small></li>`));
-  return items.length ? `<ul id="bench-warnings">${items.join("\n")}</ul>` : `<p id="bench-warnings" class=ok>No warning.</p>`;
+  const kinds = new Map<string, { index: number; text: string; repeats: number; of: number }[]>();
+  s.rows.forEach((r, i) => {
+    for (const w of r.statistics.warnings) {
+      const kind = w.code.replace(/:.*$/, "");
+      let cells = kinds.get(kind);
+      if (!cells) kinds.set(kind, (cells = []));
+      cells.push({ index: i, text: w.text, repeats: w.repeats, of: r.repeats });
+    }
+  });
+  if (kinds.size === 0) return `<p id="bench-warnings" class=ok>No warning.</p>`;
+  const items = [...kinds].map(([kind, cells]) => {
+    const each = cells.map((c) => `<li><a href="#cell-${c.index}">${cellName(s.rows[c.index]!)}</a>: ${escapeHtml(c.text)} <small>(${c.repeats} of ${c.of} repeats)</small></li>`).join("");
+    return `<li><details><summary><b>${escapeHtml(kind.replace(/-/g, " "))}</b> — ${cells.length} of ${s.rows.length} cells</summary><ul>${each}</ul></details></li>`;
+  });
+  return `<ul id="bench-warnings">${items.join("\n")}</ul>`;
 }
 
 /** Each cell's full statistician's section: the run report's tables, over the repeats. */

@@ -127,3 +127,20 @@ describe("the baselines table beside the results table", () => {
     expect(html).toMatch(/\(3\/3 inside\)/);
   });
 });
+
+describe("the suite's warnings", () => {
+  it("are one line per kind, naming how many cells it concerns, with each cell's text folded under it", () => {
+    const s = sampleBench();
+    const html = benchPageOf(s);
+    const list = /<ul id="bench-warnings">([\s\S]*?)<\/ul>\n/.exec(html)?.[1] ?? "";
+    const codes = new Set(s.rows.flatMap((r) => r.statistics.warnings.map((w) => w.code.replace(/:.*$/, ""))));
+    const total = s.rows.reduce((a, r) => a + r.statistics.warnings.length, 0);
+    expect(codes.size).toBeLessThan(total);
+    const kinds = list.match(/<li><details><summary>/g) ?? [];
+    expect(kinds).toHaveLength(codes.size);
+    for (const code of codes) {
+      const cells = s.rows.filter((r) => r.statistics.warnings.some((w) => w.code.replace(/:.*$/, "") === code)).length;
+      expect(list).toContain(`<b>${code.replace(/-/g, " ")}</b> — ${cells} of ${s.rows.length} cells`);
+    }
+  });
+});
