@@ -128,6 +128,15 @@ describe("the baselines table beside the results table", () => {
   });
 });
 
+describe("a suite's sets", () => {
+  it("are named as calibrated locally, not as the service's", () => {
+    const s = sampleBench();
+    const rule = s.rows[0]!.statistics.baselines.find((b) => b.name === "conformal")!.rule;
+    expect(rule).toMatch(/^the (LAC|APS|RAPS) sets calibrated by the local conformal engine at α = /);
+    expect(benchPageOf(s)).not.toMatch(/the service's (LAC|APS|RAPS) sets/);
+  });
+});
+
 describe("the suite's warnings", () => {
   it("are one line per kind, naming how many cells it concerns, with each cell's text folded under it", () => {
     const s = sampleBench();
