@@ -33,6 +33,7 @@ export function evaluationServiceOpenApi(): Json {
     404: ["No endpoint at this path", errorBodySchema],
     405: ["A method the path does not take", errorBodySchema],
     500: ["An unexpected failure (its stack is in the service's log)", errorBodySchema],
+    503: ["The store is away (the disk full, the database unreachable) or a profile is still loading; see retry-after", errorBodySchema],
     529: ["Site Overloaded; see retry-after", errorBodySchema],
   };
   const withBody: Record<number, [string, z.ZodType]> = {

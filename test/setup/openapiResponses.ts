@@ -26,8 +26,9 @@ export function openapiMismatch(which: keyof typeof documents, method: string, u
   const route = documents[which].find((r) => r.pattern.test(url.pathname));
   // A path the service does not route (a 404), or a stand-in's own route: nothing to hold it against.
   if (!route) return undefined;
-  const operation = route.operations[method.toLowerCase()] as Json | undefined;
-  if (!operation) return `${method} ${url.pathname}: the document has no ${method}`;
+  // A method the path does not take: the 405 every operation of the path documents.
+  const operation = (route.operations[method.toLowerCase()] ?? (status === 405 ? Object.values(route.operations)[0] : undefined)) as Json | undefined;
+  if (!operation) return `${method} ${url.pathname} answered ${status}: the document has no ${method} there`;
   const response = (operation.responses as Json)[String(status)] as Json | undefined;
   if (!response) return `${method} ${url.pathname} answered ${status}, a status the document does not list`;
   const schema = response.content?.["application/json"]?.schema as Json | undefined;
