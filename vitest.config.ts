@@ -10,7 +10,7 @@ export default defineConfig({
     // Vitest's default (cores − 1) is one worker on a 2-core machine, and most of the suite's time is spent
     // waiting on child processes, PostgreSQL and loopback servers rather than computing: two files at once.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    setupFiles: ["test/setup/freshCache.ts"],
+    setupFiles: ["test/setup/freshCache.ts", "test/setup/openapiResponses.ts"],
     reporters: ["default"],
   },
 });

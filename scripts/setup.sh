@@ -34,4 +34,7 @@ if [ -z "${npm_config_nodedir:-}" ]; then
   prefix="$(dirname "$(dirname "$(command -v node)")")"
   if [ -f "$prefix/include/node/node.h" ]; then export npm_config_nodedir="$prefix"; fi
 fi
+# onnxruntime-node's install script would fetch GPU binaries from outside the npm registry; its own variable
+# turns that off (in .npmrc as a project config, npm 11 warned about it on every command).
+export ONNXRUNTIME_NODE_INSTALL=skip
 npm ci --no-audit --no-fund

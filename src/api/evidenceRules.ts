@@ -52,19 +52,27 @@ const EVIDENCE_KEYS: (keyof Evidence)[] = [
   "option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring",
 ];
 
+/** Names in a message: the first few, and how many more (a message never grows with the request). */
+function listed(names: string[], quoted = true): string {
+  const shown = names.slice(0, 10).map((k) => (quoted ? JSON.stringify(k) : k)).join(", ");
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}
+
 function checkProbabilities(
   map: Record<string, number>, expected: string[] | undefined, path: (string | number)[], what: string,
 ): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const keys = Object.keys(map);
   if (expected) {
+    // A set of the expected names: `includes` per key made this quadratic in the number of options.
+    const known = new Set(expected);
     const missing = expected.filter((k) => !Object.hasOwn(map, k));
-    const extra = keys.filter((k) => !expected.includes(k));
+    const extra = keys.filter((k) => !known.has(k));
     if (missing.length > 0 || extra.length > 0) {
       const parts = [];
-      if (missing.length > 0) parts.push(`lacks ${missing.map((k) => JSON.stringify(k)).join(", ")}`);
-      if (extra.length > 0) parts.push(`has unknown ${extra.map((k) => JSON.stringify(k)).join(", ")}`);
-      issues.push({ path, message: `must hold one probability per ${what} (${expected.join(", ")}); it ${parts.join(" and ")}` });
+      if (missing.length > 0) parts.push(`lacks ${listed(missing)}`);
+      if (extra.length > 0) parts.push(`has unknown ${listed(extra)}`);
+      issues.push({ path, message: `must hold one probability per ${what} (${listed(expected, false)}); it ${parts.join(" and ")}` });
       return issues;
     }
   } else if (keys.length < 2) {

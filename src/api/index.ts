@@ -5,6 +5,7 @@ import { ValidationError } from "./errors.js";
 import { evaluateRequestSchema, evaluateRuleIssuesOf, type EvaluateRequest } from "./evaluate.js";
 import { fastEvaluateRequestShape, fastRulesHold, type FastPathOptions } from "./evaluateFastPath.js";
 import { evaluateRuleIssues } from "./evidenceRules.js";
+import { evaluateBoundIssues } from "./limits.js";
 import { createProfileRequestSchema, examplesRequestSchema, type CreateProfile, type ExamplesRequest } from "./profile.js";
 import { batchSendRequestSchema, sendRequestSchema, type BatchSendRequest, type SendRequest } from "./mail.js";
 
@@ -26,12 +27,26 @@ export * from "./errorBody.js";
 export * from "./mail.js";
 export * from "./humanQueue.js";
 export * from "./uncertainty.js";
+export * from "./limits.js";
+
+/** Throws a 422 naming every field of a raw evaluate request beyond the bounds of limits.ts. */
+export function checkEvaluateBounds(value: unknown): void {
+  const beyond = evaluateBoundIssues(value);
+  if (beyond.length > 0) {
+    throw new ValidationError("evaluate request", beyond.map((b) => {
+      const field = dottedPath(b.path);
+      return { field, message: `\`${field}\` ${b.message}` };
+    }));
+  }
+}
 
 /**
  * Parses an evaluate request; the error names every offending field, schema and rule alike. `parsedJson`: the
  * value is JSON.parse output, which spares the fast path some checks.
  */
 export function parseEvaluateRequest(value: unknown, options?: FastPathOptions): EvaluateRequest {
+  // The bounds first: a request beyond them is refused before any walk that grows with it.
+  checkEvaluateBounds(value);
   // The common request (client evidence, set queries) has a fast path that returns what the schema would;
   // whatever it does not cover, or does not pass the evaluate rules, is parsed by the schema as before.
   const fast = fastEvaluateRequestShape(value, options) as EvaluateRequest | undefined;
@@ -56,3 +71,4 @@ export * from "./openaiCompletions.js";
 export * from "./openaiCommon.js";
 export * from "./openaiChat.js";
 export * from "./servedTokenizer.js";
+export { evaluationServiceOpenApi, mailServiceOpenApi, EVALUATION_API_BASE, MAIL_API_BASE } from "./openapi.js";

@@ -51,6 +51,8 @@ const resultFields = {
   engine: text(""),
   injection_status: text("unknown"),
   delivery_status: text("unknown"),
+  /** Extension (docs/mail.md): true when an Idempotency-Key matched an earlier send, which this answer is; nothing was sent now. */
+  idempotent_replay: z.boolean().optional(),
 };
 
 export const sendResultSchema = z.looseObject({

@@ -11,6 +11,21 @@ export class UsageError extends Error {
 }
 
 /**
+ * The message of a parseArgs error as a user should read it. Node's own for an option whose value was forgotten
+ * ("`--alpha` argument is ambiguous", when the next argument is another option) becomes what happened and how to
+ * write it; any other message is kept.
+ */
+export function parseArgsMessage(err: unknown, argv: readonly string[]): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const ambiguous = /^Option '(-[^' ]+)(?: <value>)?' argument is ambiguous/.exec(message);
+  if (!ambiguous) return message.split("\n")[0]!;
+  const option = ambiguous[1]!;
+  const at = argv.indexOf(option);
+  const next = at >= 0 ? argv[at + 1] : undefined;
+  return `${option} needs a value, but is followed by ${next === undefined ? "another option" : `the option ${next}`}; write ${option} VALUE (or ${option}=-VALUE for a value that starts with "-")`;
+}
+
+/**
  * Parses a command's arguments strictly. Returns the exit code instead when there is nothing more to do:
  * 0 after printing the help for `--help`, 2 after naming the bad option and printing the help.
  */
@@ -24,7 +39,7 @@ export function parseCommand<O extends Options>(
       options: { ...options, help: { type: "boolean", short: "h" } },
     }) as Parsed<O>;
   } catch (err) {
-    return usage(command, err instanceof Error ? err.message : String(err), help);
+    return usage(command, parseArgsMessage(err, argv), help);
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(help);

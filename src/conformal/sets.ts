@@ -4,6 +4,7 @@
 
 export { ConformalError, type ConformalErrorCode } from "./errors.js";
 export { mulberry32, seedFromString, type Rng } from "./rng.js";
+export { minimumN } from "./sampleSize.js";
 export type { Stratum } from "./strata.js";
 export { calibrateSet, predictSet, type SetOptions, type CalibratedSet } from "./set.js";
 export { calibrateSetBatch, predictSetBatch, type GroupCodes } from "./setBatch.js";

@@ -6,16 +6,29 @@ import {
   bodyTooLarge, internal, malformedJson, methodNotAllowed, MailServiceError, notFound, unauthorized, unavailable, unsupportedMediaType,
 } from "./errors.js";
 import { StoreUnavailableError } from "../store/index.js";
+import { mailServiceOpenApi } from "../api/index.js";
+import type { MailMetrics } from "./metrics.js";
 import type { MailQueue } from "./queue.js";
 
 export const PREFIX = "/api/batch_mail/api";
+
+let openapi: string | undefined;
 
 export interface HttpOptions {
   queue: MailQueue;
   /** Undefined: no key is required (a loopback bind without configured keys). */
   keys: KeyRing | undefined;
   maxBodyBytes: number;
+  /** Prometheus metrics, served at GET /metrics behind the same key; undefined: none. */
+  metrics?: MailMetrics | undefined;
   log: (line: string) => void;
+}
+
+/** The route label of a path: the endpoint's pattern, never an api_log_id. */
+function routeOf(path: string): string {
+  if (path === "/healthz" || path === "/metrics" || path === `${PREFIX}/send` || path === `${PREFIX}/batch_send` || path === `${PREFIX}/openapi.json`) return path;
+  if (path.startsWith(`${PREFIX}/status/`)) return `${PREFIX}/status/:api_log_id`;
+  return "unmatched";
 }
 
 function sendEnvelope(res: ServerResponse, status: number, body: object): void {
@@ -64,6 +77,16 @@ function idempotencyKeyOf(req: IncomingMessage): string | undefined {
 async function route(req: IncomingMessage, res: ServerResponse, o: HttpOptions): Promise<void> {
   const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
   if (path === "/healthz" && req.method === "GET") return ok(res, { status: "ok" });
+  if (path === "/metrics" && req.method === "GET" && o.metrics) {
+    if (o.keys) {
+      const key = req.headers["x-api-key"];
+      if (!o.keys.verify(Array.isArray(key) ? key[0] : key)) throw unauthorized();
+    }
+    const { contentType, text } = await o.metrics.scrape();
+    res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+    res.end(text);
+    return;
+  }
   if (!path.startsWith(PREFIX + "/")) throw notFound(`No endpoint ${path}; the mail endpoints live under ${PREFIX}/`);
   // Authentication before anything else about the request, so an unauthenticated caller learns nothing.
   if (o.keys) {
@@ -71,6 +94,13 @@ async function route(req: IncomingMessage, res: ServerResponse, o: HttpOptions):
     if (!o.keys.verify(Array.isArray(key) ? key[0] : key)) throw unauthorized();
   }
   const rest = path.slice(PREFIX.length + 1);
+  if (rest === "openapi.json" && req.method === "GET") {
+    // The document itself, not in the envelope: what OpenAPI tools read.
+    openapi ??= JSON.stringify(mailServiceOpenApi());
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(openapi) });
+    res.end(openapi);
+    return;
+  }
   if (rest === "send" || rest === "batch_send") {
     if (req.method !== "POST") throw methodNotAllowed(req.method ?? "?", path);
     const type = req.headers["content-type"];
@@ -89,6 +119,14 @@ async function route(req: IncomingMessage, res: ServerResponse, o: HttpOptions):
 
 export function createMailHttpServer(o: HttpOptions): Server {
   return createServer((req, res) => {
+    if (o.metrics) {
+      const started = performance.now();
+      const metrics = o.metrics;
+      res.once("finish", () => {
+        const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+        metrics.observe(routeOf(path), req.method ?? "GET", res.statusCode, (performance.now() - started) / 1000);
+      });
+    }
     route(req, res, o).catch((err: unknown) => {
       const e = err instanceof MailServiceError ? err
         : err instanceof StoreUnavailableError ? unavailable(err.message, err.retryAfter)

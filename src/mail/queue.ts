@@ -68,7 +68,8 @@ export class MailQueue {
       if (earlierId !== undefined) {
         const prior = this.store.send(earlierId)!.record;
         if (prior.idem?.hash !== idem.hash) throw idempotencyConflict(idempotencyKey);
-        return this.resultOf(earlierId);
+        // Extension: says that this answer is the first send's and nothing was sent now.
+        return { ...this.resultOf(earlierId), idempotent_replay: true };
       }
     }
 
@@ -97,6 +98,11 @@ export class MailQueue {
     this.store.apply(record);
     this.worker.enqueue(record.messages.map((m) => m.m));
     return this.resultOf(id);
+  }
+
+  /** Messages by delivery state (queued, deferred, delivered, bounced, failed…). */
+  countsByState(): Map<string, number> {
+    return this.store.countsByState();
   }
 
   /** The spec's send or batch result (2.4) for a send, with its current states. */

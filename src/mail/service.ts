@@ -12,6 +12,7 @@ import { takeDeliveryLease } from "./deliveryLease.js";
 import { MailConfigError } from "./errors.js";
 import { createMailHttpServer } from "./http.js";
 import { importLegacyJournal } from "./legacyJournal.js";
+import { MailMetrics } from "./metrics.js";
 import { MailQueue } from "./queue.js";
 import { TemplateSet } from "./templates.js";
 
@@ -97,7 +98,8 @@ export async function startMailService(options: MailServiceOptions): Promise<Mai
     await lock.release();
     throw err;
   }
-  const server = createMailHttpServer({ queue, keys: keys.size > 0 ? keys : undefined, maxBodyBytes: config.maxBodyBytes, log });
+  const metrics = new MailMetrics(() => queue);
+  const server = createMailHttpServer({ queue, keys: keys.size > 0 ? keys : undefined, maxBodyBytes: config.maxBodyBytes, metrics, log });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

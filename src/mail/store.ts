@@ -109,6 +109,13 @@ export class SendStore {
     return out;
   }
 
+  /** Messages by delivery state: the queue depth and the delivery outcomes so far, for /metrics. */
+  countsByState(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const m of this.messages.values()) counts.set(m.state, (counts.get(m.state) ?? 0) + 1);
+    return counts;
+  }
+
   summaryOf(sendId: string) {
     return summarize(this.sends.get(sendId)!.counts);
   }

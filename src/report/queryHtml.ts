@@ -1,6 +1,7 @@
 // The report page of a typed run (belief, gate, claim, judge, route): the guarantee's measured quantity against
 // its target and band, the rates, the reliability diagram for beliefs, the cross-check, the setup.
 import { renderChart } from "./charts/chart.js";
+import { queryBandChart } from "./charts/queryBand.js";
 import { reliabilityChart } from "./charts/reliability.js";
 import { escapeHtml } from "./html.js";
 import type { QueryRunSummary } from "./querySummary.js";
@@ -23,9 +24,14 @@ export function queryPageOf(s: QueryRunSummary): string {
   const disagreements = c.disagreements.length === 0 ? "" : `<table class="wide"><tr><th>query</th><th>field</th><th>service</th><th>local</th></tr>${c.disagreements
     .slice(0, 200).map((d) => `<tr><td>${escapeHtml(d.query)}</td><td>${escapeHtml(d.field)}</td><td><code>${escapeHtml(JSON.stringify(d.service))}</code></td><td><code>${escapeHtml(JSON.stringify(d.local))}</code></td></tr>`).join("")}</table>`;
   const reasons = c.uncheckedReasons.length === 0 ? "" : `<ul>${c.uncheckedReasons.slice(0, 50).map((u) => `<li>${escapeHtml(u.query)}: ${escapeHtml(u.reason)}</li>`).join("")}</ul>`;
+  // Every typed run has a figure: the reliability diagram of beliefs, else the measured quantity in its band.
   const figure = q.reliability && q.reliability.pairs > 0
     ? `<h2>Reliability of the Venn–Abers beliefs</h2><figure id="reliability">${renderChart(reliabilityChart({ reliability: q.reliability }))}</figure>`
-    : "";
+    : `<h2>${escapeHtml(q.quantity)} against its band and target</h2><figure id="quantity-band">${renderChart(queryBandChart(q), 900, 120 + 40 * (q.rates.length + 1))}</figure>`;
+  // A heading over nothing said nothing: the agreement in words when there is no disagreement to list.
+  const agreed = disagreements !== "" || reasons !== "" ? ""
+    : unchecked === 0 ? `<p>All ${c.answers} answers (${c.fields} fields) were recomputed by the local conformal engine and agree with the service's.</p>`
+    : `<p>No disagreement over ${c.answers} answers; ${unchecked} fields could not be checked.</p>`;
   const setup = table([
     ["model", `${escapeHtml(s.model.path)} (${escapeHtml(s.model.backend)}, ${escapeHtml(s.model.accessLevel)})`],
     ...(s.source ? [["evidence", `lm-eval --log_samples file ${escapeHtml(s.source.lmEvalSamples)} (task ${escapeHtml(s.source.task)}) from ${s.source.lmEvalResults ? escapeHtml(s.source.lmEvalResults) : "no results file"}; no model loaded`] as [string, string]] : []),
@@ -47,7 +53,7 @@ table.wide{width:100%}.ok{color:#16a34a;font-weight:600}.bad{color:#dc2626;font-
 ${headline}
 ${figure}
 <h2>Cross-check against the local conformal engine</h2>
-${disagreements}${reasons}
+${disagreements}${reasons}${agreed}
 <h2>Setup</h2>
 ${setup}
 <footer>calibkit ${escapeHtml(s.calibkit)} — ${escapeHtml(s.createdAt)}; the numbers are in summary.json beside this file.</footer>

@@ -56,19 +56,26 @@ function baselinesTable(cs: CellStatistics, o: TablesOptions): string {
     .map((b) => {
       const name = `${escapeHtml(b.name)}${!one && b.k ? ` (k = ${[...new Set(b.k)].join(", ")})` : ""}`;
       const spread = one ? range(b.ci!) : `${pct(b.coverage.min)}–${pct(b.coverage.max)}</td><td>${b.below}/${cs.repeats}`;
-      return `<tr><td>${name}${b.guaranteed ? " <span class=ok>guaranteed</span>" : ""}</td><td>${over(cs, b.coverage, pct)}${b.below > 0 ? " <span class=bad>below target</span>" : ""}</td><td>${spread}</td><td>${over(cs, b.averageSize, (x) => num(x, 3))}</td><td>${escapeHtml(b.rule)}</td></tr>`;
+      return `<tr><td>${name}${b.guaranteed ? " <span class=ok>guaranteed</span>" : ""}</td><td>${over(cs, b.coverage, pct)}${b.below > 0 && !b.guaranteed ? " <span class=bad>below target</span>" : ""}</td><td>${spread}</td><td>${over(cs, b.averageSize, (x) => num(x, 3))}</td><td>${escapeHtml(b.rule)}</td></tr>`;
     })
     .join("");
   const heads = one ? "<th>coverage</th><th>95% interval</th>" : "<th>coverage (mean ± sd)</th><th>range over repeats</th><th>repeats below target (95% interval)</th>";
   return `<table class="wide" id="baselines${o.suffix}"><tr><th>sets</th>${heads}<th>mean ${o.sizeWord}</th><th>how they are made</th></tr>${body}</table>`;
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 901st (it wrote "901-th"). */
+export function ordinal(k: number): string {
+  const tens = k % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][k % 10] ?? "th");
+  return `${k}${suffix}`;
+}
+
 function thresholdTable(cs: CellStatistics, o: TablesOptions): string {
   const t = cs.threshold;
   const q = Number.isFinite(t.score.max) ? over(cs, t.score, (x) => num(x, 4)) : "+∞";
   const what = cs.repeats === 1
-    ? `the ${t.k}-th smallest of ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); ${escapeHtml(t.rule)}`
-    : `over ${cs.repeats} repeats, each the ${t.k}-th smallest of its ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); range ${num(t.score.min, 4)}–${num(t.score.max, 4)}`;
+    ? `the ${ordinal(t.k)} smallest of ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); ${escapeHtml(t.rule)}`
+    : `over ${cs.repeats} repeats, each the ${ordinal(t.k)} smallest of its ${t.n} ${escapeHtml(t.method)} calibration scores (k = ⌈(n+1)(1−α)⌉); range ${num(t.score.min, 4)}–${num(t.score.max, 4)}`;
   return `<table id="threshold${o.suffix}">
 <tr><th>calibrated threshold q̂</th><td><b>${q}</b>: ${what}</td></tr>
 <tr><th>empty / singleton / full</th><td>${over(cs, cs.rates.empty, pct)} / ${over(cs, cs.rates.singleton, pct)} / ${over(cs, cs.rates.full, pct)} of ${cs.rates.n} test answers</td></tr>

@@ -61,6 +61,14 @@ const configObject = z.strictObject({
   overload: z
     .strictObject({ max_in_flight: z.int().min(1).default(1024), max_event_loop_lag_ms: z.number().min(1).default(500) })
     .default({ max_in_flight: 1024, max_event_loop_lag_ms: 500 }),
+  /** Serve GET /metrics without a key even when keys are configured (for a scraper inside a trusted network). */
+  metrics_open: z.boolean().default(false),
+  /** Failed authentications a minute from one client address before it gets 429 (docs/service.md). */
+  failed_auth_per_minute: z.int().min(1).default(20),
+  /** Milliseconds a request body may take to arrive after its headers (408 and a closed connection after). */
+  body_timeout_ms: z.int().min(100).default(10_000),
+  /** Open connections per client address; more are answered 429 and closed. */
+  max_connections_per_client: z.int().min(1).default(128),
   /** Examples a label-with-judge job labels per backend call batch, and the per-call timeout. */
   backend_timeout_ms: z.int().min(100).default(30_000),
 });

@@ -25,6 +25,10 @@ export const unsupportedMediaType = (got: string | undefined) =>
   new ServiceError(415, "unsupported_media_type", `Requests must carry Content-Type: application/json${got ? `, not ${got}` : ""}`);
 export const rateLimited = (retryAfter: number) =>
   new ServiceError(429, "rate_limited", `Rate limit exceeded; retry after ${retryAfter} s`, { retryAfter });
+export const authThrottled = (retryAfter: number, limit: number) =>
+  new ServiceError(429, "rate_limited", `Too many failed authentications from this address (more than ${limit} a minute); retry after ${retryAfter} s`, { retryAfter });
+export const requestTimeout = (ms: number) =>
+  new ServiceError(408, "request_timeout", `The request body did not arrive within ${ms} ms (config body_timeout_ms); the connection is closed`);
 export const backendFailed = (message: string, cause?: unknown) =>
   new ServiceError(502, "backend_failed", message, { cause });
 export const overloaded = (retryAfter: number, why: string) =>

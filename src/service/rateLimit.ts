@@ -1,6 +1,6 @@
 // Per-key token buckets (429 with retry-after) and overload shedding (529): the first protects the service
 // from one client, the second protects every client from a service that has fallen behind.
-import { overloaded, rateLimited } from "./errors.js";
+import { authThrottled, overloaded, rateLimited } from "./errors.js";
 
 export interface RateLimitOptions {
   /** Sustained requests per second per key; 0 disables rate limiting. */
@@ -25,6 +25,44 @@ export class RateLimiter {
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
     if (bucket.tokens < 1) throw rateLimited(Math.max(1, Math.ceil((1 - bucket.tokens) / rate)));
+    bucket.tokens -= 1;
+  }
+}
+
+/**
+ * Failed authentications per client address: a bucket of `perMinute` failures refilled at that rate. Once it is
+ * empty the address gets 429 before its key is even looked at (so that guessing learns nothing), and other
+ * addresses are untouched.
+ */
+export class AuthThrottle {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(private readonly perMinute: number) {}
+
+  private refilled(address: string, now: number): { tokens: number; at: number } | undefined {
+    const bucket = this.buckets.get(address);
+    if (!bucket) return undefined;
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + ((now - bucket.at) / 60_000) * this.perMinute);
+    bucket.at = now;
+    return bucket;
+  }
+
+  /** Throws 429 while `address` has no failures left. */
+  check(address: string, now = performance.now()): void {
+    const bucket = this.refilled(address, now);
+    if (bucket && bucket.tokens < 1) {
+      throw authThrottled(Math.max(1, Math.ceil(((1 - bucket.tokens) / this.perMinute) * 60)), this.perMinute);
+    }
+  }
+
+  /** Counts one failed authentication from `address`. */
+  failed(address: string, now = performance.now()): void {
+    let bucket = this.refilled(address, now);
+    if (!bucket) {
+      // Full buckets are the default: forget them, so that the map holds only addresses that failed lately.
+      if (this.buckets.size >= 10_000) for (const [a] of this.buckets) if (this.refilled(a, now)!.tokens >= this.perMinute) this.buckets.delete(a);
+      bucket = { tokens: this.perMinute, at: now };
+      this.buckets.set(address, bucket);
+    }
     bucket.tokens -= 1;
   }
 }
@@ -63,6 +101,11 @@ export class LoadShedder {
 
   leave(): void {
     this.inFlight--;
+  }
+
+  /** Requests admitted and not yet answered. */
+  get current(): number {
+    return this.inFlight;
   }
 
   dispose(): void {

@@ -2,7 +2,7 @@
 // Handlers validate with src/api's schemas and leave statuses to the typed errors.
 import { createHash, randomUUID } from "node:crypto";
 import {
-  auditRequestSchema, createMonitorRequestSchema, labelWithJudgeRequestSchema, parseCreateProfileRequest, parseExamplesRequest,
+  auditRequestSchema, createMonitorRequestSchema, evaluationServiceOpenApi, labelWithJudgeRequestSchema, parseCreateProfileRequest, parseExamplesRequest,
   parseOrThrow, type AuditResult, type Monitor,
 } from "../api/index.js";
 import { IdempotencyKeyTaken, type Store } from "../store/index.js";
@@ -60,7 +60,7 @@ export function buildRouter(parts: ServiceParts): Router {
     }
   };
   router.add("POST", "/evaluate", (req) => {
-    const response = evaluate(req.body, parts);
+    const response = evaluate(req.body, parts, req.rawBody?.length);
     if (response instanceof Promise) return response.then((r) => (noteQueried(req.body), r));
     noteQueried(req.body);
     return response;
@@ -183,5 +183,7 @@ export function buildRouter(parts: ServiceParts): Router {
     status: 200, body: await resolveHumanQueueItem(req.params.id!, req.body, { humanQueue, profiles }),
   }));
   router.add("GET", "/health", () => ({ status: 200, body: { status: "ok", profiles: profiles.list().length } }));
+  let openapi: string | undefined;
+  router.add("GET", "/openapi.json", () => ({ status: 200, body: undefined, json: (openapi ??= JSON.stringify(evaluationServiceOpenApi())), verbatim: true }));
   return router;
 }

@@ -13,7 +13,9 @@ import { BASE_PATH, createHttpHandler } from "./http/server.js";
 import { LabellingJobs } from "./labellingJobs.js";
 import { importLegacyDataDir } from "./profiles/legacyImport.js";
 import { ProfileStore } from "./profiles/profileStore.js";
-import { LoadShedder, RateLimiter } from "./rateLimit.js";
+import { capConnectionsPerClient } from "./http/connectionCap.js";
+import { ServiceMetrics } from "./http/metrics.js";
+import { AuthThrottle, LoadShedder, RateLimiter } from "./rateLimit.js";
 import { buildRouter } from "./routes.js";
 import { openStore } from "../store/index.js";
 
@@ -81,9 +83,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       rateLimiter: new RateLimiter({ requestsPerSecond: config.rate_limit.requests_per_second, burst: config.rate_limit.burst }),
       shedder,
       maxBodyBytes: config.max_body_bytes,
+      authThrottle: new AuthThrottle(config.failed_auth_per_minute),
+      metrics: new ServiceMetrics({ inFlight: () => shedder.current, profiles: () => profiles.list() }),
+      metricsOpen: config.metrics_open,
+      bodyTimeoutMs: config.body_timeout_ms,
       log,
     });
     const server: Server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
+    capConnectionsPerClient(server, config.max_connections_per_client);
     await new Promise<void>((ok, fail) => {
       server.once("error", fail);
       server.listen(options.port ?? 0, host, () => {

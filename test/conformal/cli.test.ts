@@ -50,6 +50,15 @@ describe("calibkit conformal (JSON command)", () => {
     const b = await inproc("set", "--method", "aps", "--alpha", "0.2", "--calibration", cal, "--test", test, "--seed", "profile@1/q");
     expect(a.out).toBe(b.out);
   });
+  it("says on stderr when a threshold is infinite (α = 0.01 with n = 50): full sets, and how many records would do", async () => {
+    const many = file("cal50.jsonl", Array.from({ length: 50 }, (_, i) => JSON.stringify({ probabilities: { a: 0.6, b: 0.3, c: 0.1 }, label: "abc"[i % 3] })).join("\n"));
+    const r = await inproc("set", "--method", "LAC", "--alpha", "0.01", "--calibration", many, "--test", test);
+    expect(JSON.parse(r.out)).toMatchObject({ n: 50, threshold: "Infinity" });
+    expect(JSON.parse(r.out).predictions.map((p: { set: string[] }) => p.set)).toEqual([["a", "b", "c"], ["a", "b", "c"]]);
+    expect(r.err).toMatch(/warning: the threshold is infinite: 50 calibration records are too few at α = 0.01 \(a finite threshold needs at least 99\); every set is the full set/);
+    const fine = await inproc("set", "--method", "LAC", "--alpha", "0.2", "--calibration", many, "--test", test);
+    expect(fine.err).toBe("");
+  });
   it("gate, belief, claim and interval records", async () => {
     const gcal = file("g.json", JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ score: i / 40, label: i % 3 === 0 && i < 20 ? "fail" : "pass" }))));
     const g = JSON.parse((await inproc("gate", "--guarantee", "risk", "--target", "0.1", "--calibration", gcal, "--test", file("gt.json", '[{"score":0.99},{"score":0.01}]'))).out);

@@ -41,8 +41,10 @@ describe("notifyOnce", () => {
     evaluation.alerts.set("m2", []);
     const source = new EvaluationClient({ baseUrl: evaluation.url });
     const client = new MailClient({ baseUrl: mail.url, apiKey: "notify-key-0001" });
-    const realSend: SendNotification = async (recipients, message, key) =>
-      (await client.batchSend({ recipients: [...recipients], attribs: message.attribs }, { idempotencyKey: key })).api_log_id;
+    const realSend: SendNotification = async (recipients, message, key) => {
+      const result = await client.batchSend({ recipients: [...recipients], attribs: message.attribs }, { idempotencyKey: key });
+      return { apiLogId: result.api_log_id, replayed: result.idempotent_replay === true };
+    };
     const state = join(dir, "inproc.json");
     const to = ["oncall@example.org", "lead@example.org"];
 
@@ -60,6 +62,8 @@ describe("notifyOnce", () => {
     // The restarted run resends the pending alert with the same Idempotency-Key: the service dedupes it.
     const second = await notifyOnce({ source, send: realSend, cursor: await NotifyCursor.load(state), profile: PROFILE, to });
     expect(second.mailed.map((m) => m.resumed)).toEqual([true, false]);
+    // …and says so: the first was mailed by the crashed run, only the second now.
+    expect(second.mailed.map((m) => m.replayed)).toEqual([true, false]);
     const third = await notifyOnce({ source, send: realSend, cursor: await NotifyCursor.load(state), profile: PROFILE, to });
     expect(third).toMatchObject({ mailed: [], alreadyMailed: 2, alerts: 2 });
 

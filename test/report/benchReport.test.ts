@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { conditionalCsv, resultsCsv } from "../../src/run/bench/csv.js";
 import { BENCH_FIGURE_IDS, benchPageOf } from "../../src/report/index.js";
+import { ordinal } from "../../src/report/statisticsSection.js";
 import { CHROMIUM, expectBenchFiguresDrawn, openReport } from "./browser.js";
 import { sampleBench } from "./sampleBench.js";
 
@@ -50,7 +51,7 @@ describe("bench report: what a statistician asks first, per model × task × met
       for (const x of r.statistics.coverageByClass) expect(byClass).toContain(`<td>${x.key}</td><td>${x.n.toFixed(1)}</td><td>${(100 * x.coverage.mean).toFixed(1)}% ± ${(100 * x.coverage.sd).toFixed(1)}%`);
       expect(table(`coverage-by-group-${i}`)).toContain("<td>physics</td>");
       for (const x of r.statistics.coverageBySize) expect(table(`coverage-by-size-${i}`)).toContain(`<td>${x.key}</td>`);
-      expect(table(`threshold-${i}`)).toMatch(new RegExp(`calibrated threshold q̂</th><td><b>\\d\\.\\d{4} ± \\d\\.\\d{4}</b>: over 3 repeats, each the ${r.statistics.threshold.k}-th smallest of its ${r.calibration} ${r.method}`));
+      expect(table(`threshold-${i}`)).toMatch(new RegExp(`calibrated threshold q̂</th><td><b>\\d\\.\\d{4} ± \\d\\.\\d{4}</b>: over 3 repeats, each the ${ordinal(r.statistics.threshold.k)} smallest of its ${r.calibration} ${r.method}`));
       const raw = r.statistics.calibration.raw;
       expect(table(`calibration-errors-${i}`)).toContain(`<th>raw probabilities</th><td>${raw.n}</td><td>${raw.ece.mean.toFixed(4)} ± ${raw.ece.sd.toFixed(4)}</td><td>${raw.brier.mean.toFixed(4)} ± `);
       expect(table(`calibration-errors-${i}`)).toContain("<th>Venn–Abers beliefs</th>");
@@ -98,4 +99,57 @@ describe("bench report: what a statistician asks first, per model × task × met
     expectBenchFiguresDrawn(page, BENCH_FIGURE_IDS);
     expect((await stat(join(dir, "bench.png"))).size).toBeGreaterThan(10_000);
   }, 120_000);
+});
+
+describe("bench charts", () => {
+  it("start coverage bars at 0, and plot the model's own throughput, never cache reads", async () => {
+    const { benchCoverageChart, benchThroughputChart } = await import("../../src/report/charts/bench.js");
+    const s = sampleBench();
+    expect((benchCoverageChart(s).yAxis as { min: unknown }).min).toBe(0);
+    const cached = { ...s, evidence: s.evidence.map((e, i) => (i === 0 ? { ...e, hits: e.items, computed: 0, seconds: 0.02, itemsPerSecond: e.items / 0.02 } : e)) };
+    const series = benchThroughputChart(cached).series as { data: (number | null)[] }[];
+    expect(series[0]!.data).toEqual([null]);
+    expect(series[1]!.data).toEqual([cached.evidence[1]!.computed / cached.evidence[1]!.seconds]);
+  });
+});
+
+describe("the baselines table beside the results table", () => {
+  it("never marks the conformal row red where the results table judges it by its finite-sample band", () => {
+    const s = sampleBench();
+    const row = s.rows[0]!;
+    const flagged = { ...s, rows: [{ ...row, inBand: row.repeats, statistics: { ...row.statistics, baselines: row.statistics.baselines.map((b) => ({ ...b, below: 1 })) } }] };
+    const html = benchPageOf(flagged as typeof s);
+    const table = /<table class="wide" id="baselines-0">[\s\S]*?<\/table>/.exec(html)![0];
+    const rows = table.split("<tr>").slice(2);
+    const conformal = rows.find((r) => r.includes("guaranteed"))!;
+    expect(conformal).not.toMatch(/below target/);
+    expect(rows.filter((r) => !r.includes("guaranteed")).every((r) => r.includes("below target"))).toBe(true);
+    expect(html).toMatch(/\(3\/3 inside\)/);
+  });
+});
+
+describe("a suite's sets", () => {
+  it("are named as calibrated locally, not as the service's", () => {
+    const s = sampleBench();
+    const rule = s.rows[0]!.statistics.baselines.find((b) => b.name === "conformal")!.rule;
+    expect(rule).toMatch(/^the (LAC|APS|RAPS) sets calibrated by the local conformal engine at α = /);
+    expect(benchPageOf(s)).not.toMatch(/the service's (LAC|APS|RAPS) sets/);
+  });
+});
+
+describe("the suite's warnings", () => {
+  it("are one line per kind, naming how many cells it concerns, with each cell's text folded under it", () => {
+    const s = sampleBench();
+    const html = benchPageOf(s);
+    const list = /<ul id="bench-warnings">([\s\S]*?)<\/ul>\n/.exec(html)?.[1] ?? "";
+    const codes = new Set(s.rows.flatMap((r) => r.statistics.warnings.map((w) => w.code.replace(/:.*$/, ""))));
+    const total = s.rows.reduce((a, r) => a + r.statistics.warnings.length, 0);
+    expect(codes.size).toBeLessThan(total);
+    const kinds = list.match(/<li><details><summary>/g) ?? [];
+    expect(kinds).toHaveLength(codes.size);
+    for (const code of codes) {
+      const cells = s.rows.filter((r) => r.statistics.warnings.some((w) => w.code.replace(/:.*$/, "") === code)).length;
+      expect(list).toContain(`<b>${code.replace(/-/g, " ")}</b> — ${cells} of ${s.rows.length} cells`);
+    }
+  });
 });

@@ -58,6 +58,20 @@ describe("runStatistics", () => {
     expect(st.bandLevel).toBe(0.999);
   });
 
+  it("flags no set size 0 as under-covered, names the method of empty sets, and says how many strata were tested", () => {
+    const many = [
+      ...Array.from({ length: 30 }, () => item([0.4, 0.35, 0.25], 0, 0, false, "g1")),
+      ...Array.from({ length: 30 }, () => item([0.7, 0.2, 0.1], 0, 1, true, "g1")),
+      ...Array.from({ length: 30 }, () => item([0.7, 0.2, 0.1], 1, 1, false, "g2")),
+    ];
+    const s3 = runStatistics({ type: "set", method: "APS", alpha: 0.2, seed: "t", calibration, test: many, pairs: [], audit: AUDIT, profile: { n: 20, minimumN: 4, recommendedN: 400 } });
+    const text = s3.warnings.join("\n");
+    expect(text).not.toMatch(/under-covered set sizes: 0 /);
+    expect(text).toMatch(/33\.3% of the sets are empty \(APS left out every option/);
+    expect(text).not.toMatch(/LAC/);
+    expect(text).toMatch(/under-covered groups: g1 50\.0% of 60, g2 0\.0% of 30 \(95% interval below the target in 2 of 2 groups; each interval is tested on its own, so about 1 in 40 strata falls below by chance alone/);
+  });
+
   it("warns when the calibration set is below the minimum n and when the audit failed", () => {
     const s2 = runStatistics({
       type: "set", method: "LAC", alpha: 0.2, seed: "t", calibration: calibration.slice(0, 3), test, pairs: [],
@@ -106,9 +120,18 @@ describe("report: the statistician's tables", () => {
   });
 
   it("names the threshold, the band's level and the warnings", () => {
-    expect(table("threshold")).toMatch(/calibrated threshold q̂<\/th><td><b>0\.\d{4}<\/b>: the \d+-th smallest of 1000 LAC calibration scores/);
+    expect(table("threshold")).toMatch(/calibrated threshold q̂<\/th><td><b>0\.\d{4}<\/b>: the \d+(st|nd|rd|th) smallest of 1000 LAC calibration scores/);
     expect(html).toContain("the central 99.9% of its beta-binomial law");
     expect(html).toMatch(/<p id="warnings" class=ok>No warning\.<\/p>|<ul id="warnings">/);
+  });
+
+  it("writes the threshold's rank as an English ordinal (901st, not 901-th)", () => {
+    const at = (k: number) => renderReport({ ...s, statistics: { ...st, threshold: { ...st.threshold, k } } } as RunSummary);
+    expect(at(901)).toMatch(/the 901st smallest of/);
+    expect(at(12)).toMatch(/the 12th smallest of/);
+    expect(at(22)).toMatch(/the 22nd smallest of/);
+    expect(at(3)).toMatch(/the 3rd smallest of/);
+    expect(at(901)).not.toMatch(/\d-th\b/);
   });
 
   it("renders a summary written before the section existed", () => {

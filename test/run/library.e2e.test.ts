@@ -90,8 +90,12 @@ describe.skipIf(!existsSync(GGUF))("runCalibration and runSuite, the library fac
     const dataset = resolve("fixtures/yes-no.jsonl");
     const cli = await runCalibkit(["run", "--model", GGUF, "--dataset", dataset, "--limit", "120", "--calibration", "80", "--test", "40", "--quiet", "--no-cache", "--out", join(dir, "cli")]);
     expect(cli.code, cli.stderr).toBe(0);
-    const result = await runCalibration({ model: GGUF, dataset, limit: 120, calibration: 80, test: 40, cache: null });
+    const lines: string[] = [];
+    const result = await runCalibration({ model: GGUF, dataset, limit: 120, calibration: 80, test: 40, cache: null, onLog: (line) => lines.push(line) });
     expect(result.kind).toBe("typed");
+    // The console names the level the summary and the report do (it printed the model's L4 beside their L3).
+    const level = (result.summary as QueryRunSummary).model.accessLevel;
+    expect(lines.find((l) => l.startsWith("model:"))).toMatch(new RegExp(`\\([^,]+, access level ${level}[;)]`));
     expect(result.queryType).toBe("belief");
     expect(result.files).toBeNull();
     expect(comparableTyped(result.summary as QueryRunSummary)).toEqual(comparableTyped(await readJson<QueryRunSummary>(join(dir, "cli", "summary.json"))));

@@ -2,7 +2,7 @@
 // with or returns that cannot be written as JSON becomes an error response with a request id, the in-flight
 // count (and so overload shedding) stays right, and the server keeps answering.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Authenticator } from "../../src/service/auth.js";
 import { notFound } from "../../src/service/errors.js";
@@ -11,6 +11,9 @@ import { Router } from "../../src/service/http/router.js";
 import { LoadShedder, RateLimiter } from "../../src/service/rateLimit.js";
 
 let server: Server;
+let port = 0;
+/** Resolvers of the /wait requests held open. */
+const waiting: (() => void)[] = [];
 let base: string;
 const logged: string[] = [];
 const shedder = new LoadShedder({ maxInFlight: 2, maxEventLoopLagMs: 10_000 });
@@ -23,13 +26,16 @@ beforeAll(async () => {
     .add("GET", "/rejects", async () => { throw new Error("boom"); })
     .add("GET", "/bigint", () => ({ status: 200, body: { n: 1n } }))
     .add("GET", "/bigint-later", async () => ({ status: 200, body: { n: 2n } }))
-    .add("POST", "/echo", (req) => ({ status: 200, body: { got: req.body } }));
+    .add("POST", "/echo", (req) => ({ status: 200, body: { got: req.body } }))
+    .add("GET", "/wait", () => new Promise((ok) => waiting.push(() => ok({ status: 200, body: { waited: true } }))))
+    .add("GET", "/health", () => ({ status: 200, body: { status: "ok", profiles: 0 } }));
   server = createServer(createHttpHandler({
     router, auth: new Authenticator([]), rateLimiter: new RateLimiter({ requestsPerSecond: 0, burst: 1 }), shedder,
-    maxBodyBytes: 1024, log: (line) => logged.push(line),
+    maxBodyBytes: 1024, bodyTimeoutMs: 400, log: (line) => logged.push(line),
   }));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}/api/v1`;
 });
 
 afterAll(async () => {
@@ -77,4 +83,33 @@ describe("the HTTP layer", () => {
     const bad = await get("/echo", { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
     expect(bad.status).toBe(400);
   });
+
+  it("sheds with 529 Site Overloaded, never /health, and counts a request in flight only once its body is in", async () => {
+    const held = [fetch(`${base}/wait`), fetch(`${base}/wait`)];
+    while (waiting.length < 2) await new Promise((ok) => setTimeout(ok, 5));
+    const shed = await fetch(`${base}/ok`);
+    expect(shed.status).toBe(529);
+    expect(shed.statusText).toBe("Site Overloaded");
+    expect(shed.headers.get("retry-after")).toBe("1");
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    waiting.splice(0).forEach((ok) => ok());
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+
+    // Three requests whose bodies are still arriving hold no place: the limit of 2 still admits a GET.
+    const sockets = await Promise.all([0, 1, 2].map(() => partialPost()));
+    expect((await fetch(`${base}/ok`)).status).toBe(200);
+    // Bodies have a deadline of their own (bodyTimeoutMs 400): 408 and a closed connection.
+    const answers = await Promise.all(sockets.map((s) => s.answer));
+    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 408 [^\r]*\r\n[\s\S]*"error":"request_timeout"/);
+  });
 });
+
+/** A POST that sends its headers and part of its body, then nothing; `answer` is what the server sent back. */
+async function partialPost(): Promise<{ answer: Promise<string> }> {
+  const socket = connect(port, "127.0.0.1");
+  await new Promise<void>((ok) => socket.once("connect", () => ok()));
+  socket.write("POST /api/v1/echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"a\":");
+  let text = "";
+  socket.on("data", (d: Buffer) => { text += d.toString(); });
+  return { answer: new Promise((ok) => socket.once("close", () => ok(text))) };
+}

@@ -10,6 +10,7 @@ import { serveApplyTemplate, serveChat, type ChatRenderer } from "./chat.js";
 import { serveCompletions } from "./completions.js";
 import { ServeModelError } from "./errors.js";
 import { serveDetokenize, serveTokenize, tokenizerInfo } from "./tokenizer.js";
+import { METRICS_PATH, ServeModelMetrics } from "./metrics.js";
 
 export interface ModelServerOptions {
   adapter: LlamaCppModelAdapter;
@@ -92,6 +93,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const keyDigest = options.apiKey ? digest(options.apiKey) : undefined;
   let inFlight = 0;
   let completionTokens = 0;
+  const metrics = new ServeModelMetrics({ slots: () => ({ total: adapter.slots, busy: adapter.slotUse().busy }), inFlight: () => inFlight });
   const served: ServedModel = {
     id: adapter.model, object: "model", created: Math.floor(Date.now() / 1000), owned_by: "calibkit", context_length: adapter.contextSize,
     max_model_len: adapter.contextSize, fingerprint: adapter.fingerprint, chat_template: options.chatTemplateName ?? null,
@@ -110,6 +112,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     }
     inFlight++;
     const tally = { tokens: 0 };
+    const started = performance.now();
     try {
       const raw = await readJson(req, maxBodyBytes);
       const answer = chat ? await serveChat(adapter, renderChat, raw, signal, res, tally) : await serveCompletions(adapter, raw, signal, res, tally);
@@ -117,12 +120,15 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     } finally {
       inFlight--;
       completionTokens += tally.tokens;
+      metrics.generated(tally.tokens, (performance.now() - started) / 1000);
     }
   };
 
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on("close", () => { if (!res.writableFinished) controller.abort(); });
+    const started = performance.now();
+    res.once("finish", () => metrics.observe((req.url ?? "/").split("?")[0]!, req.method ?? "GET", res.statusCode, (performance.now() - started) / 1000));
     void (async () => {
       try {
         const path = (req.url ?? "/").split("?")[0]!;
@@ -135,6 +141,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         }
         if (!authorized(req)) {
           throw new ServeModelError(401, "Incorrect or missing API key: send `Authorization: Bearer <key>`", { code: "invalid_api_key" });
+        }
+        if (req.method === "GET" && path === METRICS_PATH) {
+          const { contentType, text } = await metrics.scrape();
+          res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+          return void res.end(text);
         }
         if (req.method === "GET" && path === "/v1/models") return send(res, 200, { object: "list", data: [served] });
         if (req.method === "GET" && path.startsWith("/v1/models/")) {

@@ -18,7 +18,8 @@ computed; a model that fails fails its own cells (exit 1 after writing the rest)
 file format.
 
   --out DIR          output folder (default ./calibkit-bench)
-  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else ~/.cache/calibkit)
+  --cache DIR        evidence cache folder (default: $CALIBKIT_CACHE, else $XDG_CACHE_HOME/calibkit,
+                     else ~/.cache/calibkit)
   --no-cache         compute every evidence row and keep none
   --quiet            no progress output
 `;

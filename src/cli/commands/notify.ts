@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   const send: SendNotification = async (recipients, message, idempotencyKey) => {
     const request = { recipients: [...recipients], attribs: message.attribs, ...(args.from ? { addresser: args.from } : {}) };
     const result = await mail.batchSend(request, { idempotencyKey });
-    return result.api_log_id;
+    return { apiLogId: result.api_log_id, replayed: result.idempotent_replay === true };
   };
   const statePath = resolve(args.state ?? `.calibkit/notify-${profile.replace(/[^A-Za-z0-9._-]/g, "_")}.json`);
   const cursor = await NotifyCursor.load(statePath);
@@ -65,8 +65,12 @@ export async function run(argv: string[]): Promise<number> {
     log: (line) => process.stdout.write(line + "\n"),
   });
   const audit = report.audit === "not asked" ? "" : `; audit: ${report.audit}`;
+  const alerts = report.mailed.filter((m) => m.key.startsWith("alert:"));
+  const resent = alerts.filter((m) => m.replayed).length;
+  // A resend the mail service matched to an interrupted run's send was not mailed now: said apart.
+  const replayed = resent > 0 ? `, ${resent} mailed by an interrupted earlier run (nothing sent now)` : "";
   process.stdout.write(
-    `notify: ${report.alerts} alert(s) on ${profile}, ${report.mailed.filter((m) => m.key.startsWith("alert:")).length} mailed now, ${report.alreadyMailed} mailed before${audit}\n`,
+    `notify: ${report.alerts} alert(s) on ${profile}, ${alerts.filter((m) => !m.replayed).length} mailed now, ${report.alreadyMailed} mailed before${replayed}${audit}\n`,
   );
   return 0;
 }

@@ -1,6 +1,7 @@
 // The `conformal` command's options: parsed strictly, every value checked here, so that a bad option is a
 // usage error (exit 2) naming it, before any file is read.
 import { parseArgs } from "node:util";
+import { parseArgsMessage } from "../args.js";
 import * as C from "../../conformal/sets.js";
 
 export class UsageError extends Error {}
@@ -51,7 +52,12 @@ const unitOpen = (x: number) => x > 0 && x < 1;
 
 /** Parses the arguments after the type; "help" when --help was asked for. */
 export function parseOptions(type: string, args: string[]): ConformalOptions | "help" {
-  const { values: a } = parseArgs({ args, strict: true, options: SPEC });
+  let a: ReturnType<typeof parseArgs<{ args: string[]; strict: true; options: typeof SPEC }>>["values"];
+  try {
+    a = parseArgs({ args, strict: true, options: SPEC }).values;
+  } catch (err) {
+    throw new UsageError(parseArgsMessage(err, args));
+  }
   if (a.help) return "help";
   if (!(TYPES as readonly string[]).includes(type)) throw new UsageError(`unknown type "${type}"; use ${TYPES.join(", ")}`);
   const t = type as ConformalType;

@@ -1,11 +1,31 @@
 // The command's one JSON object, written in pieces: the head with JSON.stringify, then one prediction at a
 // time into ~1 MiB chunks of bytes, so 100,000 predictions never become one string or one array of objects.
+import { minimumN } from "../../conformal/sets.js";
 
 /** A number as the command prints it: finite numbers as JSON numbers, ±∞ as the strings "Infinity" / "-Infinity". */
 export const num = (x: number): string => (Number.isFinite(x) ? String(x) : `"${x}"`);
 export const finite = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
 
 const CHUNK = 1 << 20;
+
+/**
+ * A warning on stderr for each infinite threshold of a head that has an α: too few calibration records for a
+ * finite quantile, so every prediction is the whole set (or scale, or no claim kept). The JSON alone said only
+ * "threshold": "Infinity".
+ */
+function warnInfinite(head: Record<string, unknown>): void {
+  const alpha = head.alpha;
+  if (typeof alpha !== "number") return;
+  const strata: [string, unknown, unknown][] = [];
+  if (head.threshold !== undefined) strata.push(["", head.n, head.threshold]);
+  for (const [g, st] of Object.entries((head.groups ?? {}) as Record<string, { n?: unknown; threshold?: unknown }>)) strata.push([g, st.n, st.threshold]);
+  for (const [g, n, threshold] of strata) {
+    if (threshold !== "Infinity") continue;
+    const where = g === "" ? "" : ` in group "${g}"`;
+    const what = head.type === "claim" ? "no claim is kept" : head.type === "interval" ? "every interval is the whole scale" : "every set is the full set";
+    process.stderr.write(`calibkit conformal: warning: the threshold${where} is infinite: ${String(n)} calibration records are too few at α = ${alpha} (a finite threshold needs at least ${minimumN(alpha)}); ${what}, which covers trivially. Add records or raise --alpha.\n`);
+  }
+}
 
 export class JsonOut {
   // Pieces are written into a Buffer as they come (a prediction or a few at a time): flattening one long
@@ -17,6 +37,7 @@ export class JsonOut {
 
   /** Writes `head` (an object) with its last key `predictions` left open for add(). */
   constructor(head: Record<string, unknown>) {
+    warnInfinite(head);
     this.addText(JSON.stringify({ ...head, predictions: [] }).slice(0, -2)); // drop "]}"
   }
 

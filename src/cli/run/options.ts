@@ -9,6 +9,7 @@ import {
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 import { parseQueryTypeOptions, QUERY_TYPE_USAGE } from "./queryTypeOptions.js";
 import { PROMPT_FLAG_OPTIONS, PROMPT_USAGE } from "../promptFlags.js";
+import { parseArgsMessage } from "../args.js";
 
 // Where the library's defaults and option error were, before they moved to src/run/ (tests import them from here).
 export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel, RunOptionError } from "../../run/index.js";
@@ -100,8 +101,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
       },
     });
   } catch (err) {
-    const message = (err as Error).message;
-    const option = /'(--?[\w-]+)/.exec(message)?.[1] ?? "";
+    const message = parseArgsMessage(err, argv);
+    const option = /(--?[\w-]+)/.exec(message)?.[1] ?? "";
     throw new RunOptionError(option.replace(/^-+/, "") || "?", `${message}. Run \`calibkit run --help\` for the options.`);
   }
   const v = parsed.values;

@@ -13,12 +13,15 @@ export interface AlertSource {
   getProfile(profile: string): Promise<{ last_audit?: AuditResult | null | undefined }>;
 }
 
-/** How the notifier mails one notification to all recipients; resolves with the api_log_id. */
+/**
+ * How the notifier mails one notification to all recipients; resolves with the api_log_id, or with it and
+ * whether the mail service answered with an earlier send of the same Idempotency-Key (nothing sent now).
+ */
 export type SendNotification = (
   recipients: readonly string[],
   message: { subject: string; text: string; attribs: Record<string, string | number> },
   idempotencyKey: string,
-) => Promise<string | null>;
+) => Promise<string | null | { apiLogId: string | null; replayed: boolean }>;
 
 export interface NotifyOptions {
   source: AlertSource;
@@ -32,7 +35,8 @@ export interface NotifyOptions {
 }
 
 export interface NotifyReport {
-  mailed: { key: string; about: string; apiLogId: string | null; resumed: boolean }[];
+  /** `replayed`: an interrupted earlier run had sent it; the mail service recognised the resend and sent nothing. */
+  mailed: { key: string; about: string; apiLogId: string | null; resumed: boolean; replayed: boolean }[];
   alreadyMailed: number;
   alerts: number;
   audit: "mailed" | "already mailed" | "none" | "not asked";
@@ -44,10 +48,13 @@ async function mailOnce(n: Notification, o: NotifyOptions, report: NotifyReport)
   const resumed = entry?.state === "pending";
   // Intent first: after a kill from here on, the next pass resends with the same Idempotency-Key.
   if (!resumed) await o.cursor.markPending(n.key, n.about);
-  const apiLogId = await o.send(o.to, { subject: n.subject, text: n.text, attribs: { subject: n.subject, text: n.text, ...n.attribs } }, idempotencyKeyOf(n, o.to));
+  const sent = await o.send(o.to, { subject: n.subject, text: n.text, attribs: { subject: n.subject, text: n.text, ...n.attribs } }, idempotencyKeyOf(n, o.to));
+  const { apiLogId, replayed } = typeof sent === "object" && sent !== null ? sent : { apiLogId: sent, replayed: false };
   await o.cursor.markSent(n.key, n.about, apiLogId);
-  report.mailed.push({ key: n.key, about: n.about, apiLogId, resumed });
-  o.log?.(`notify: mailed ${n.about}${resumed ? " (resumed after an interrupted run)" : ""}${apiLogId ? `, api_log_id ${apiLogId}` : ""}`);
+  report.mailed.push({ key: n.key, about: n.about, apiLogId, resumed, replayed });
+  const how = replayed ? "found mailed by an interrupted run (the mail service matched its Idempotency-Key; nothing sent now)"
+    : `mailed${resumed ? " (resumed after an interrupted run)" : ""}`;
+  o.log?.(`notify: ${n.about} ${how}${apiLogId ? `, api_log_id ${apiLogId}` : ""}`);
   return true;
 }
 
@@ -67,7 +74,8 @@ export async function notifyOnce(o: NotifyOptions): Promise<NotifyReport> {
   if (o.audit) {
     const profile = await o.source.getProfile(o.profile);
     if (profile.last_audit) {
-      report.audit = (await mailOnce(auditNotification(o.profile, profile.last_audit), o, report)) ? "mailed" : "already mailed";
+      const sent = await mailOnce(auditNotification(o.profile, profile.last_audit), o, report);
+      report.audit = sent && !report.mailed.at(-1)!.replayed ? "mailed" : "already mailed";
     }
   }
   return report;

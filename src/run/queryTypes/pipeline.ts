@@ -82,7 +82,11 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const accessLevel = preset ? preset.accessLevel : adapter!.accessLevel === "L4" ? "L3" : adapter!.accessLevel;
     const backendName = preset ? preset.backendName : `${adapter!.provider}:${adapter!.model}`;
     if (preset) for (const line of preset.describe) log(line);
-    else log(`model: ${options.model} (${adapter!.provider}, ${adapter!.accessLevel})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
+    else {
+      // The level the evidence is sent at (the summary's and the report's), and what the model exposes when more.
+      const exposes = adapter!.accessLevel !== accessLevel ? `; the model exposes ${adapter!.accessLevel}` : "";
+      log(`model: ${options.model} (${adapter!.provider}, access level ${accessLevel}${exposes})${stages.length ? `; stages ${stages.map((s) => `${s.name} ${s.url} ${s.costPerCall}¢`).join(", ")}` : ""}`);
+    }
     const config = { backends: stages.map((s) => ({ name: s.name, provider: "vllm" as const, base_url: s.url, cost_cents_per_call: s.costPerCall, cost_cents_per_1k_tokens: 0, max_tokens: s.maxTokens })) };
     await using service = await connect(options, reporter, config);
     const client = service.client;

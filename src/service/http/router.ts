@@ -22,6 +22,13 @@ export interface ServiceResponse {
   body: unknown;
   /** The body as JSON, when the handler wrote it (JSON.stringify(body) gives the same text): an object's, with no `request_id`. */
   json?: string;
+  /**
+   * The body as JSON in pieces, for a large one: an object's text with no `request_id` and its closing brace left
+   * off, written a few pieces a turn (one 17 MB string took the event loop for most of a second to build and send).
+   */
+  chunks?: readonly Buffer[];
+  /** `json` is sent as it is, without `request_id` (a document a tool reads, such as the OpenAPI document). */
+  verbatim?: boolean;
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | ServiceResponse;
@@ -29,11 +36,12 @@ export type Handler = (request: ServiceRequest) => Promise<ServiceResponse> | Se
 interface Route {
   method: string;
   segments: string[];
+  pattern: string;
   handler: Handler;
 }
 
 export type RouteMatch =
-  | { kind: "found"; handler: Handler; params: Record<string, string> }
+  | { kind: "found"; handler: Handler; params: Record<string, string>; pattern: string }
   | { kind: "wrong_method"; allowed: string[] }
   | { kind: "none" };
 
@@ -51,19 +59,19 @@ export class Router {
       if (!byMethod) this.exact.set(path, (byMethod = new Map()));
       if (!byMethod.has(method)) byMethod.set(method, handler);
     }
-    this.routes.push({ method, segments, handler });
+    this.routes.push({ method, segments, pattern: path, handler });
     return this;
   }
 
   match(method: string, path: string): RouteMatch {
     const handler = this.exact.get(path)?.get(method);
-    if (handler) return { kind: "found", handler, params: {} };
+    if (handler) return { kind: "found", handler, params: {}, pattern: path };
     const parts = path.split("/").filter(Boolean);
     const allowed: string[] = [];
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      if (route.method === method) return { kind: "found", handler: route.handler, params };
+      if (route.method === method) return { kind: "found", handler: route.handler, params, pattern: route.pattern };
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: "wrong_method", allowed } : { kind: "none" };
