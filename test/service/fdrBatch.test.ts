@@ -79,4 +79,26 @@ describe("fdr gate queries across one request", () => {
     expect((response.answers.risk as GateAnswer).decision).toBe(decide(calibrateGate({ scores, labels }, { guarantee: "risk", target: 0.1 }), testScores[41]!));
     expect(new CrossChecker(await client.getProfile("fdr"), examples).check(request, response)).toEqual([]);
   });
+
+  it("a request large enough to be answered in slices still decides its fdr gates as one batch", async () => {
+    // Past 64 KiB a body is validated and answered a slice of queries at a time (evaluateSlices.ts). 300 strong
+    // gates followed by 300 weak ones: BH over all 600 rejects a strong one only at q·300/600, while a slice of
+    // strong ones alone would approve them at q. Scores are picked so that the two differ, and the service must
+    // give the whole batch's decisions.
+    const cal = calibrateGate({ scores: calibration.map((c) => c.p), labels: calibration.map((c) => c.pass) }, { guarantee: "fdr", target: 0.1 });
+    const grid = Array.from({ length: 999 }, (_, k) => (k + 1) / 1000);
+    const weak = grid.find((w) => decideBatch(cal, [w])[0] !== "auto_approve" && w > 0.3)!;
+    const strong = grid.find((p) => {
+      const whole = decideBatch(cal, [...Array(300).fill(p), ...Array(300).fill(weak)]);
+      return decideBatch(cal, Array(16).fill(p))[0] === "auto_approve" && whole[0] !== "auto_approve";
+    });
+    expect(strong).toBeDefined();
+    const many = [...Array(300).fill(strong!), ...Array(300).fill(weak)] as number[];
+    const queries: Record<string, unknown> = Object.fromEntries(many.map((p, k) => [`g${k}`, { ...gateQuery(p), instructions: "Approve this answer? ".repeat(8) }]));
+    const request = { context: "c", backend: BACKEND, queries } as unknown as EvaluateRequest;
+    expect(JSON.stringify(request).length).toBeGreaterThan(64 * 1024);
+    const response = await client.evaluate(request);
+    expect(many.map((_, k) => (response.answers[`g${k}`] as GateAnswer).decision)).toEqual(decideBatch(cal, many));
+    expect(new CrossChecker(await client.getProfile("fdr"), examples).check(request, response)).toEqual([]);
+  });
 });
