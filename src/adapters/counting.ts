@@ -2,7 +2,7 @@
 // served from the evidence cache makes none). Rendering and token counting are no inference and not counted.
 import type { ModelAdapter } from "./types.js";
 
-const INFERENCE = new Set<PropertyKey>(["firstTokenLogProbs", "scoreContinuations", "sample", "hiddenState"]);
+const INFERENCE = new Set<PropertyKey>(["firstTokenLogProbs", "scoreContinuations", "sample", "generate", "hiddenState"]);
 
 export interface CountingAdapter {
   adapter: ModelAdapter;

@@ -15,7 +15,7 @@ import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
 import type { Reporter } from "../events.js";
 import { calibkitVersion } from "../version.js";
 import type { RowCache } from "./cachedCalls.js";
-import { DRIVERS } from "./drivers.js";
+import { driverFor } from "./drivers.js";
 import type { Driver, Prepared, Stage, TypedQuery } from "./types.js";
 
 const INGEST_BATCH = 100;
@@ -42,7 +42,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     timings.push({ step, seconds: (performance.now() - t0) / 1000, ...(items !== undefined ? { items } : {}) });
     return value;
   };
-  const driver: Driver = DRIVERS[type];
+  const driver: Driver = await driverFor(options, type, dataset);
   if (!driver.kinds.includes(dataset.kind)) {
     throw new RunInputError(options.dataset, `holds ${dataset.kind} items; ${type} queries read ${driver.kinds.join(" or ")} items (docs/run.md)`);
   }
@@ -75,10 +75,10 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const stem = options.profile ?? `${basename(options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
     const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
-    const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
+    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
+    const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false, ...(await driver.profileFields?.(ctx)) });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
-    const ctx = { adapter, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
       const bar = reporter.step("evidence", ordered.length);
@@ -118,6 +118,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       }
       return out;
     });
+    await driver.finish?.(outcomes, prepared);
     const report = checker.report;
     return {
       calibkit: await calibkitVersion(),
