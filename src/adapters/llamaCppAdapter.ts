@@ -11,13 +11,17 @@ import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors
 import { computeFingerprint } from "./fingerprint.js";
 import { completeOnSequence, type CompletionOptions, type CompletionResult } from "./llamaCompletion.js";
 import { sampleFromRoot } from "./llamaSampling.js";
+import { generateOnRoot } from "./llamaGeneration.js";
+import { generationSettings, requireGenerationLevel } from "./generatedSequence.js";
 import { SequencePool } from "./sequencePool.js";
 import { scorePaths, type ScorerSequences } from "./llamaPrefixScorer.js";
 import { chooseThreads } from "./threads.js";
 import {
   modelChatTemplate, renderChatPrompt, withSingleBos, type ChatMessage, type ChatTemplateSetting, type RenderedChatPrompt,
 } from "./chatTemplate.js";
-import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
+import type {
+  CallOptions, ChatRenderOptions, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
+} from "./types.js";
 import type { TokenPath } from "./tokenTrie.js";
 
 export interface LlamaCppAdapterOptions {
@@ -188,6 +192,21 @@ class LlamaCppAdapter implements LlamaCppModelAdapter {
 
   async sample(prompt: string, n: number, options: SampleOptions = {}): Promise<string[]> {
     return this.#exclusive(() => sampleFromRoot(this.llamaModel, this.seqs, this.tokenizePrompt(prompt, options.rendered), n, options));
+  }
+
+  /** The greedy answer and the samples decode together on copies of the prompt's KV state (llamaGeneration.ts). */
+  async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResult> {
+    const settings = generationSettings(options);
+    requireGenerationLevel(this.accessLevel, settings);
+    const tokens = this.tokenizePrompt(prompt, options.rendered);
+    if (tokens.length + settings.maxTokens > this.contextSize) {
+      throw new AdapterError(`A prompt of ${tokens.length} tokens and ${settings.maxTokens} new ones exceed the context of ${this.contextSize}`);
+    }
+    return this.#exclusive(() => generateOnRoot({
+      model: this.llamaModel, seqs: this.seqs, vocabularySize: this.vocabularySize,
+      embed: async (text) => (text.length > 0 ? [...(await this.embedding!.getEmbeddingFor(text)).vector]
+        : new Array<number>(this.llamaModel.embeddingVectorSize).fill(0)),
+    }, tokens, settings, options.signal));
   }
 
   async hiddenState(text: string, options: CallOptions = {}): Promise<number[]> {

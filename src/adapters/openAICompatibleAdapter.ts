@@ -18,7 +18,11 @@ import {
 } from "../api/index.js";
 import type { ChatMessage } from "./chatTemplate.js";
 import { countOnServer, probeChatRendering, renderOnServer, type ServerChatRendering } from "./openAIChatRendering.js";
-import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "./types.js";
+import { generationSettings, requireGenerationLevel } from "./generatedSequence.js";
+import { generateOnServer } from "./openAIGeneration.js";
+import type {
+  CallOptions, ChatRenderOptions, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
+} from "./types.js";
 
 type Undici = typeof import("undici");
 
@@ -60,6 +64,8 @@ class OpenAICompatibleAdapter implements ModelAdapter {
   /** `chat` for a server without /v1/completions: prompts go to /v1/chat/completions as one user message. */
   endpoint: "completions" | "chat" = "completions";
   chatRendering: ServerChatRendering = "none";
+  /** Whether the server answers `n` choices in one request; learnt by the first generation with samples. */
+  manyChoices: boolean | undefined = undefined;
 
   constructor(
     readonly model: string,
@@ -173,6 +179,24 @@ class OpenAICompatibleAdapter implements ModelAdapter {
       }, signal, options.onUsage);
       return res.choices[0]!.text;
     });
+  }
+
+  /** Greedy at temperature 0 and the samples in one request with `n` where the server takes it (openAIGeneration.ts). */
+  async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResult> {
+    const settings = generationSettings(options);
+    requireGenerationLevel(this.accessLevel, settings);
+    const adapter = this;
+    return generateOnServer({
+      post: (body) => this.post({ ...body, ...this.#renderedFields(options.rendered) }, options.signal, options.onUsage),
+      concurrency: this.options.concurrency ?? 8,
+      get manyChoices() {
+        return adapter.manyChoices;
+      },
+      set manyChoices(v) {
+        adapter.manyChoices = v;
+      },
+      logprobs: this.accessLevel !== "L0",
+    }, prompt, settings);
   }
 
   async hiddenState(): Promise<number[]> {

@@ -86,6 +86,8 @@ export interface GeneratedSequence {
   text: string;
   /** The generated tokens' pieces, in order (those of the stop string excluded). */
   tokens: string[];
+  /** The ids of `tokens`, where the engine's vocabulary is known (llama.cpp, transformers); absent from servers. */
+  tokenIds?: number[];
   /** L1+: natural-log probability of each generated token (the value sampled or picked). */
   logProbs?: number[];
   /** L1+: per token, the `topLogprobs` most likely alternatives as {piece: log-probability}. */
@@ -130,7 +132,7 @@ export interface ModelAdapter extends AsyncDisposable {
    * L0+: the greedy answer and `samples` sampled answers of `prompt`, decoded together where the engine
    * shares the prompt's cache; deterministic for a seed. What each sequence carries follows the access level.
    */
-  generate?(prompt: string, options?: GenerateOptions): Promise<GenerationResult>;
+  generate(prompt: string, options?: GenerateOptions): Promise<GenerationResult>;
 
   /** L0+: `n` sampled completions of `prompt` from a seeded sampler. */
   sample(prompt: string, n: number, options?: SampleOptions): Promise<string[]>;

@@ -5,8 +5,13 @@
 import { createHash } from "node:crypto";
 import type { AccessLevel } from "../../api/index.js";
 import type { ChatMessage } from "../chatTemplate.js";
-import { AccessLevelError, AdapterDisposedError } from "../errors.js";
-import type { CallOptions, ChatRenderOptions, ModelAdapter, RenderedChat, SampleOptions, ScoreItem } from "../types.js";
+import { AccessLevelError, AdapterDisposedError, AdapterError } from "../errors.js";
+import { generationSettings, requireGenerationLevel } from "../generatedSequence.js";
+import { cutAtStop } from "../seededSampler.js";
+import type {
+  CallOptions, ChatRenderOptions, GeneratedSequence, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions,
+  ScoreItem,
+} from "../types.js";
 
 export interface ChatTurn {
   prompt: string;
@@ -106,6 +111,26 @@ export class HostedAdapter implements ModelAdapter {
       out.push(...answer.texts);
     }
     return out.slice(0, n);
+  }
+
+  /**
+   * The greedy answer at temperature 0 and the samples as `sample` draws them. Hosted chat APIs give text only
+   * here (their log-probabilities are read at the first output position alone), so each sequence has no tokens.
+   */
+  async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResult> {
+    const s = generationSettings(options);
+    requireGenerationLevel(this.accessLevel, { ...s, topLogprobs: 0 });
+    if (s.topLogprobs > 0) throw new AdapterError(`${this.client.provider} gives log-probabilities at the first output position only, not topLogprobs for every generated token`);
+    if (s.topP < 1 || s.topK > 0) throw new AdapterError(`${this.client.provider}: topP and topK are not sent to hosted providers; leave them at 1 and 0`);
+    const common = { maxTokens: s.maxTokens, signal: options.signal, ...(s.stop.length > 0 ? { stop: s.stop } : {}) };
+    const answer = await this.#chat({ prompt, n: 1, temperature: 0, seed: s.seed, logprobs: false, ...common }, options.onUsage);
+    const texts = s.samples > 0 ? await this.sample(prompt, s.samples, { ...common, seed: s.seed, temperature: s.temperature, onUsage: options.onUsage }) : [];
+    const sequence = (text: string): GeneratedSequence => {
+      const cut = cutAtStop(text, s.stop);
+      return { text: cut.text, tokens: [], finishReason: cut.stopped ? "stop" : "eos" };
+    };
+    if (answer.texts.length === 0) throw new AdapterError(`${this.client.provider} answered no text`);
+    return { greedy: sequence(answer.texts[0]!), samples: texts.map(sequence) };
   }
 
   /** Hosted chat APIs apply the model's template themselves: the prompt is the user message as written. */
