@@ -152,7 +152,10 @@ export function generationDriver(type: "gate" | "belief", options: ResolvedCalib
     async finish(outcomes, prepared) {
       if (options.out === undefined) return;
       const answers = new Map(outcomes.map((o) => [o.prepared.id, o.answer]));
-      const lines: ItemLine[] = prepared.map((p) => ({
+      // In the dataset's order, whatever the split: a resumed run writes the file an uninterrupted one does.
+      const order = new Map([...promptItems.keys()].map((id, i) => [id, i]));
+      const inFileOrder = [...prepared].sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const lines: ItemLine[] = inFileOrder.map((p) => ({
         ...details.get(p.id)!.line, split: answers.has(p.id) ? "test" : "calibration", answer: answers.get(p.id) ?? null,
       }));
       await writeItemsLog(options.out, lines);
