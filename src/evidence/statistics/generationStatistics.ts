@@ -30,15 +30,14 @@ function needsJudge(name: StatisticName): boolean {
   return d !== undefined && d.from.every(needsJudge);
 }
 
-/** Every statistic the scorers read, with what those are derived from. */
+/**
+ * Every statistic the scorers declare. What could be derived from others is not added: the generation gives
+ * entropies and sample log-probabilities itself, and classes are judged by representatives unless a scorer
+ * reads the whole entailment matrix.
+ */
 export function neededStatistics(scorers: readonly Scorer[]): Set<StatisticName> {
   const out = new Set<StatisticName>();
-  const add = (n: StatisticName) => {
-    if (out.has(n)) return;
-    out.add(n);
-    for (const f of DERIVATIONS[n]?.from ?? []) add(f);
-  };
-  for (const s of scorers) for (const n of s.statistics) add(n);
+  for (const s of scorers) for (const n of s.statistics) out.add(n);
   return out;
 }
 
