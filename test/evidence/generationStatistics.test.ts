@@ -31,25 +31,26 @@ describe("statistics from the generation", () => {
     const s = sequenceStatistics(generation);
     expect(s.greedy_texts).toBe(generation.greedy.text);
     expect(s.sample_texts).toEqual(generation.samples.map((x) => x.text));
-    expect([...s.greedy_log_likelihoods!]).toEqual(generation.greedy.logProbs);
+    expect(Array.from(s.greedy_log_likelihoods!)).toEqual(generation.greedy.logProbs);
     expect(s.greedy_log_probs).toHaveLength(generation.greedy.tokens.length);
     // The stored float32 rows decode to distributions: they sum to 1 and hold the greedy token's log-probability.
     s.greedy_log_probs!.forEach((row, t) => {
       let mass = 0;
-      for (const lp of row) mass += Math.exp(lp);
+      const values = Array.from(row);
+      for (const lp of values) mass += Math.exp(lp);
       expect(mass).toBeCloseTo(1, 4);
-      expect(Math.max(...row)).toBeCloseTo(generation.greedy.logProbs![t]!, 4);
+      expect(Math.max(...values)).toBeCloseTo(generation.greedy.logProbs![t]!, 4);
     });
     expect(s.sample_log_likelihoods).toHaveLength(6);
     expect(s.sample_embeddings![0]!.length).toBeGreaterThan(0);
-    expect([...s.entropy!]).toEqual(generation.greedy.entropies);
+    expect(Array.from(s.entropy!)).toEqual(generation.greedy.entropies);
   });
 
   it("below L3 the entropy is taken over the top-k alternatives", () => {
     expect(topKEntropy({ a: Math.log(0.5), b: Math.log(0.25) })).toBeCloseTo(0.5 * Math.log(2) + 0.25 * Math.log(4), 12);
     const { entropies: _e, ...greedy } = generation.greedy;
     const s = sequenceStatistics({ ...generation, greedy });
-    expect([...s.entropy!]).toEqual(greedy.topLogProbs!.map(topKEntropy));
+    expect(Array.from(s.entropy!)).toEqual(greedy.topLogProbs!.map(topKEntropy));
   });
 });
 
@@ -73,10 +74,10 @@ describe("judged statistics (the model as its own judge)", () => {
     // One (i, j) entry is p(yes) over {yes, no} after the judge prompt, as the adapter scores it alone (llama.cpp's
     // batched and single evaluations differ in the fourth decimal).
     const texts = generation.samples.map((s) => s.text);
-    const [[yes, no]] = await adapter.scoreContinuations([{ prefix: entailmentText(PROMPT, texts[0]!, texts[1]!), continuations: [" yes", " no"] }]);
+    const [[yes, no]] = (await adapter.scoreContinuations([{ prefix: entailmentText(PROMPT, texts[0]!, texts[1]!), continuations: [" yes", " no"] }])) as [number[]];
     expect(entail[0]![1]).toBeCloseTo(1 / (1 + Math.exp(no! - yes!)), 2);
     // p_true is log p("True") after lm-polygraph's prompt.
-    const [[pTrue]] = await adapter.scoreContinuations([{ prefix: pTrueText(PROMPT, generation.greedy.text), continuations: ["True"] }]);
+    const [[pTrue]] = (await adapter.scoreContinuations([{ prefix: pTrueText(PROMPT, generation.greedy.text), continuations: ["True"] }])) as [number[]];
     expect(j.p_true).toBeCloseTo(pTrue!, 2);
 
     const byRep = countingAdapter(adapter);
