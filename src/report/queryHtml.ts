@@ -2,6 +2,7 @@
 // its target and band, the rates, the reliability diagram for beliefs, the cross-check, the setup.
 import { renderChart } from "./charts/chart.js";
 import { reliabilityChart } from "./charts/reliability.js";
+import { generationHtml } from "./generationHtml.js";
 import { escapeHtml } from "./html.js";
 import type { QueryRunSummary } from "./querySummary.js";
 
@@ -44,6 +45,7 @@ table.wide{width:100%}.ok{color:#16a34a;font-weight:600}.bad{color:#dc2626;font-
 <h1>calibkit run: ${escapeHtml(s.queryType)} queries</h1>
 ${headline}
 ${figure}
+${q.generation ? generationHtml(q.generation) : ""}
 <h2>Cross-check against the local conformal engine</h2>
 ${disagreements}${reasons}
 <h2>Setup</h2>
