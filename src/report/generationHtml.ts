@@ -13,7 +13,7 @@ export function generationHtml(g: GenerationSection): string {
     `<td>${num(s.rocAuc)}</td><td>${num(s.prr)}</td><td>${num(s.rccAuc)}</td><td>${num(s.eceBefore)}</td><td>${num(s.eceAfter)}</td></tr>`).join("");
   return `<h2>Free-form answers</h2>
 <p>Task <b>${escapeHtml(g.task)}</b>, graded by <b>${escapeHtml(g.grader)}</b>; greedy answer and ${g.samples} samples
-(${escapeHtml(Object.entries(g.sampling).map(([k, v]) => `${k} ${v}`).join(", "))}); the evidence is the confidence of <b>${escapeHtml(g.scorer)}</b>.</p>
+(${escapeHtml(Object.entries(g.sampling).map(([k, v]) => `${k} ${v}`).join(", "))}); the evidence is <b>${escapeHtml(g.scorer)}</b>${g.scorers.some((x) => x.scorer === g.scorer) ? "'s confidence" : ""}.</p>
 <table class="wide"><tr><th>scorer (lm-polygraph's name)</th><th>level</th><th>n</th><th>ROC-AUC</th><th>PRR</th><th>risk–coverage area</th><th>ECE before Venn–Abers</th><th>ECE after</th></tr>${rows}</table>
 <p>ROC-AUC and PRR: higher ranks right answers above wrong ones better (0.5 and 0 are chance); the risk–coverage area
 is the mean share of wrong answers among the most confident ones (lower is better); ECE is measured on the test split,

@@ -1,6 +1,6 @@
 // Free-form answers end to end on stories260K and the bundled generation fixture (issue 27): `calibkit run --task
 // generic --samples 5` grades every item, computes every scorer the model's level allows, answers gate and belief
-// queries with 0 cross-check disagreements and nothing unchecked, writes items.jsonl; a second run with another α
+// and claim queries with 0 cross-check disagreements and nothing unchecked, writes items.jsonl; a second run with another α
 // or another query type makes no model call; a run killed with SIGKILL mid-generation and restarted writes the
 // items.jsonl of an uninterrupted run.
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -20,7 +20,7 @@ const linesOf = async (dir: string): Promise<Line[]> => (await readFile(join(dir
 const summaryOf = async (dir: string) => JSON.parse(await readFile(join(dir, "summary.json"), "utf8")) as QueryRunSummary;
 
 describe("calibkit run --task generic on stories260K", () => {
-  it("grades every item, computes every scorer the level allows, gate and belief with 0 disagreements; another α or type makes 0 model calls", async () => {
+  it("grades every item, computes every scorer the level allows, gate, belief and claim with 0 disagreements; another α or type makes 0 model calls", async () => {
     const base = await mkdtemp(join(tmpdir(), "calibkit-generation-e2e-"));
     const cache = join(base, "cache");
     const first = await runCalibkit([...BASE, "--query-type", "gate", "--alpha", "0.2", "--cache", cache, "--out", join(base, "gate")]);
@@ -63,6 +63,15 @@ describe("calibkit run --task generic on stories260K", () => {
     expect(b.crossCheck.disagreements).toEqual([]);
     expect(b.crossCheck.unchecked).toEqual({});
     expect(b.section.generation!.scorer).toBe("SemanticEntropy");
+
+    // claim: the greedy answer's sentences scored by their frequency across the answers, from the same rows.
+    const claim = await runCalibkit([...BASE, "--query-type", "claim", "--cache", cache, "--out", join(base, "claim")]);
+    expect(claim.code, claim.stderr).toBe(0);
+    const c = await summaryOf(join(base, "claim"));
+    expect(c.evidenceCache).toMatchObject({ computed: 0, modelCalls: 0 });
+    expect(c.crossCheck.disagreements).toEqual([]);
+    expect(c.crossCheck.unchecked).toEqual({});
+    expect(c.crossCheck.answers).toBe(c.split.test);
   }, 600_000);
 
   it("killed with SIGKILL mid-generation and restarted, writes the items.jsonl of an uninterrupted run", async () => {

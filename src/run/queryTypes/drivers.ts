@@ -14,7 +14,9 @@ export const DRIVERS: Record<TypedQuery, Driver> = { belief: beliefDriver, gate:
 export async function driverFor(options: ResolvedCalibrationOptions, type: TypedQuery, dataset: Dataset): Promise<Driver> {
   if (dataset.kind !== "generation") return DRIVERS[type];
   if (!options.generation) throw new RunInputError(options.dataset, "holds free-form (generation) items: give --task (generic, triviaqa, nq_open, gsm8k or truthfulqa_gen)");
-  if (type !== "gate" && type !== "belief") throw new RunInputError(options.dataset, `holds free-form items; ${type} queries over generated answers are not there yet (gate and belief are)`);
+  if (type !== "gate" && type !== "belief" && type !== "claim") {
+    throw new RunInputError(options.dataset, `holds free-form items; ${type} queries over generated answers are not there yet (gate, belief and claim are)`);
+  }
   const { generationDriver } = await import("./generation.js");
   return generationDriver(type, options, options.generation, dataset);
 }

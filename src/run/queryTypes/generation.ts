@@ -16,8 +16,13 @@ import { generationItemsOf, generationPromptSettings } from "../generationPrompt
 import type { ResolvedGenerationOptions } from "../generationOptions.js";
 import { writeItemsLog, type ItemLine } from "../itemsLog.js";
 import { beliefDriver, gateDriver } from "./beliefGate.js";
+import { claimDriver } from "./claim.js";
+import { claimPrepared } from "./generationClaim.js";
 import { confidenceOf, scorerMetrics, type ScoredGrade } from "./scorerMetrics.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
+
+/** What scores a claim run's claims (generationClaim.ts). */
+const CLAIM_SCORE = "claim frequency across the answers (Mohri & Hashimoto)";
 
 /** Scorers computed only when named: Verbalized1S reads a confidence the prompt must ask the model to state. */
 const ON_REQUEST = new Set(["Verbalized1S"]);
@@ -31,8 +36,8 @@ export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer):
   return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
 }
 
-export function generationDriver(type: "gate" | "belief", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): Driver {
-  const base = type === "gate" ? gateDriver : beliefDriver;
+export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): Driver {
+  const base = type === "gate" ? gateDriver : type === "belief" ? beliefDriver : claimDriver;
   const [yes, no] = type === "gate" ? ["pass", "fail"] : ["yes", "no"];
   const task = GENERATION_TASKS[gen.task];
   const scorer = scorerByName(gen.scorer)!;
@@ -67,7 +72,7 @@ export function generationDriver(type: "gate" | "belief", options: ResolvedCalib
 
   /** The task's prompt, the scorer and its settings, the grader and the sampling: what the profile was calibrated on. */
   const profileHash = () => hashTemplateText([
-    promptHash, scoredPromptTemplateHash(type, scorer), `task:${task.source}`, `sampling:${JSON.stringify(sampling)}`,
+    promptHash, type === "claim" ? "claim:sample-agreement" : scoredPromptTemplateHash(type, scorer), `task:${task.source}`, `sampling:${JSON.stringify(sampling)}`,
   ].join("\n\u0000\n"));
 
   return {
@@ -117,6 +122,9 @@ export function generationDriver(type: "gate" | "belief", options: ResolvedCalib
           scores, correct: grade.correct,
           line: { id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((s) => s.text), correct: grade.correct, grader: grade.grader, scores, evidence },
         });
+        if (type === "claim") {
+          return claimPrepared({ id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((x) => x.text) }, ctx.accessLevel, (claim) => gradeAnswer(task, claim, promptItems.get(p.id)!).correct);
+        }
         const record: ExampleRecord = {
           context: p.prompt, label, metadata: { id: p.id, evidence, access_level: ctx.accessLevel, scorer: scorer.name, grader: `${task.name}: ${grade.grader}` },
         };
@@ -134,19 +142,22 @@ export function generationDriver(type: "gate" | "belief", options: ResolvedCalib
       const test = grades.filter(([id]) => testIds.has(id)).map(([, d]) => d);
       const calibration = grades.filter(([id]) => !testIds.has(id)).map(([, d]) => d);
       const metrics = scorerMetrics(computed, calibration, test);
-      const chosen = metrics.find((m) => m.scorer === scorer.name)!;
+      // A claim run's claims are scored by their frequency across the answers; the scorers rank the whole answers.
+      const chosen = type === "claim" ? undefined : metrics.find((m) => m.scorer === scorer.name)!;
       const grader = `${task.name}: ${[...graders].join(", ")}`;
       return {
         ...section,
         rates: [
           ...section.rates,
           { name: "accuracy of the greedy answers (test)", value: test.filter((d) => d.correct).length / Math.max(1, test.length), note: grader },
-          { name: `ROC-AUC of ${scorer.name}`, value: chosen.rocAuc },
-          { name: `PRR of ${scorer.name}`, value: chosen.prr },
-          { name: `ECE of ${scorer.name} before Venn–Abers`, value: chosen.eceBefore },
-          { name: `ECE of ${scorer.name} after Venn–Abers`, value: chosen.eceAfter },
+          ...(chosen ? [
+            { name: `ROC-AUC of ${scorer.name}`, value: chosen.rocAuc },
+            { name: `PRR of ${scorer.name}`, value: chosen.prr },
+            { name: `ECE of ${scorer.name} before Venn–Abers`, value: chosen.eceBefore },
+            { name: `ECE of ${scorer.name} after Venn–Abers`, value: chosen.eceAfter },
+          ] : []),
         ],
-        generation: { task: gen.task, grader, scorer: scorer.name, samples: gen.samples, sampling, scorers: metrics },
+        generation: { task: gen.task, grader, scorer: chosen ? scorer.name : CLAIM_SCORE, samples: gen.samples, sampling, scorers: metrics },
       };
     },
     async finish(outcomes, prepared) {
