@@ -27,6 +27,8 @@ export const GenerationOptionsSchema = z.strictObject({
   topP: z.number().gt(0).max(1).default(1),
   /** Most candidate tokens per sampled step; 0 keeps all. Default 0. */
   topK: z.number().int().min(0).default(0),
+  /** Seed of the sampler, apart from the split's --seed, so that repeats over splits reuse one set of answers. Default 0. */
+  sampleSeed: z.number().int().min(0).default(0),
   /** Most tokens per answer. Default 16. */
   maxTokens: z.number().int().min(1).max(4096).default(16),
   /** The task's few-shot split, in the dataset's layout. */

@@ -22,7 +22,7 @@ describe("free-form run options", () => {
   it("--task reads the bundled fixture with K = 5 and MaximumSequenceProbability unless told otherwise", () => {
     const o = parseRunOptions(["--task", "generic"]);
     expect(o.dataset).toBe(DEFAULT_GENERATION_DATASET);
-    expect(o.generation).toEqual({ task: "generic", samples: 5, scorer: "MaximumSequenceProbability", temperature: 1, topP: 1, topK: 0, maxTokens: 16 });
+    expect(o.generation).toEqual({ task: "generic", samples: 5, scorer: "MaximumSequenceProbability", temperature: 1, topP: 1, topK: 0, sampleSeed: 0, maxTokens: 16 });
     const p = parseRunOptions(["--task", "generic", "--samples", "8", "--scorer", "SemanticEntropy", "--temperature", "0.7", "--top-p", "0.9", "--top-k", "40", "--max-tokens", "32"]);
     expect(p.generation).toMatchObject({ samples: 8, scorer: "SemanticEntropy", temperature: 0.7, topP: 0.9, topK: 40, maxTokens: 32 });
     expect(parseRunOptions([]).generation).toBeUndefined();

@@ -5,7 +5,7 @@ import { GENERATION_TASK_NAMES } from "../../evidence/index.js";
 
 export const GENERATION_FLAG_OPTIONS = {
   task: { type: "string" }, samples: { type: "string" }, scorer: { type: "string" }, temperature: { type: "string" },
-  "top-p": { type: "string" }, "top-k": { type: "string" }, "max-tokens": { type: "string" },
+  "top-p": { type: "string" }, "top-k": { type: "string" }, "max-tokens": { type: "string" }, "sample-seed": { type: "string" },
 } as const;
 
 export const GENERATION_USAGE = `  --task T           free-form answers: ${GENERATION_TASK_NAMES.join(", ")} (lm-eval's prompt,
@@ -18,6 +18,7 @@ export const GENERATION_USAGE = `  --task T           free-form answers: ${GENER
   --top-p P          nucleus mass in (0, 1] (default 1)
   --top-k K          candidate tokens per step, 0 for all (default 0)
   --max-tokens N     most tokens per answer (default 16)
+  --sample-seed N    seed of the sampler, apart from the split's --seed (default 0)
 `;
 
 type Fail = (option: string, problem: string) => never;
@@ -43,12 +44,13 @@ export function parseGenerationOptions(v: Values, fail: Fail): ResolvedGeneratio
   const topP = num("top-p", v["top-p"], fail, (x) => x > 0 && x <= 1, "a number in (0, 1]");
   const topK = num("top-k", v["top-k"], fail, int, "a whole number");
   const maxTokens = num("max-tokens", v["max-tokens"], fail, (x) => int(x) && x >= 1, "a whole number ≥ 1");
+  const sampleSeed = num("sample-seed", v["sample-seed"], fail, int, "a whole number");
   const numFewshot = num("num-fewshot", v["num-fewshot"], fail, int, "a whole number");
   const given: GenerationOptions = {
     task: v.task as GenerationOptions["task"],
     ...(samples !== undefined ? { samples } : {}), ...(v.scorer !== undefined ? { scorer: v.scorer } : {}),
     ...(temperature !== undefined ? { temperature } : {}), ...(topP !== undefined ? { topP } : {}), ...(topK !== undefined ? { topK } : {}),
-    ...(maxTokens !== undefined ? { maxTokens } : {}), ...(numFewshot !== undefined ? { numFewshot } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}), ...(sampleSeed !== undefined ? { sampleSeed } : {}), ...(numFewshot !== undefined ? { numFewshot } : {}),
     ...(v.fewshot !== undefined ? { fewshotFile: v.fewshot } : {}),
   };
   const parsed = GenerationOptionsSchema.safeParse(given);

@@ -50,7 +50,7 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
   let graders = new Set<string>();
   let computed: Scorer[] = [];
 
-  const sampling = { samples: gen.samples, temperature: gen.temperature, topP: gen.topP, topK: gen.topK, seed: options.seed, maxTokens: gen.maxTokens };
+  const sampling = { samples: gen.samples, temperature: gen.temperature, topP: gen.topP, topK: gen.topK, seed: gen.sampleSeed, maxTokens: gen.maxTokens };
 
   async function preparePrompts(ctx: DriverContext): Promise<void> {
     if (promptHash) return;
