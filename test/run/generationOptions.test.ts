@@ -42,6 +42,11 @@ describe("free-form run options", () => {
     expect(() => resolveCalibrationOptions({ generation: { task: "generic", scorer: "nope" } })).toThrow(/generation\.scorer/);
   });
 
+  it("--task refuses a dataset of another kind before any model loads", async () => {
+    const { runCalibration } = await import("../../src/run/index.js");
+    await expect(runCalibration({ generation: { task: "generic" }, dataset: "fixtures/story-cloze.jsonl", model: "/nowhere.gguf" })).rejects.toThrow(/--task|task.*multiple_choice/);
+  });
+
   it("items.jsonl writes one object per line, NaN and infinities as null", () => {
     const text = itemsJsonl([{ id: "a", split: "test", prompt: "p", scores: { X: NaN, Y: 1.5, Z: -Infinity }, answer: null }]);
     expect(text).toBe('{"id":"a","split":"test","prompt":"p","scores":{"X":null,"Y":1.5,"Z":null},"answer":null}\n');
