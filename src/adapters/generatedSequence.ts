@@ -39,9 +39,17 @@ export function generationSeed(seed: number, index: number): number {
 
 /** How sequence `index` picks its tokens: 0 is the greedy answer, 1..K the samples. */
 export function tokenPicker(s: GenerationSettings, index: number): (pairs: readonly [number, number][]) => number {
-  if (index === 0 || s.temperature === 0) return (pairs) => drawToken(pairs, 0, () => 0);
+  if (index === 0 || s.temperature === 0) return argmax;
   const rng = seededRng(generationSeed(s.seed, index - 1));
   return (pairs) => drawToken(s.topK > 0 ? topKPairs(pairs, s.topK) : pairs, s.temperature, rng, s.topP);
+}
+
+/** The most probable token, ties to the lower id (as drawToken at temperature 0, without its sort). */
+function argmax(pairs: readonly [number, number][]): number {
+  let best = pairs[0];
+  if (!best) throw new Error("empty distribution");
+  for (const p of pairs) if (p[1] > best[1] || (p[1] === best[1] && p[0] < best[0])) best = p;
+  return best[0];
 }
 
 /** The k most probable (token, logProb) pairs, ties to the lower token id (top-k sampling, Fan et al. 2018). */

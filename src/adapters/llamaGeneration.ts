@@ -20,14 +20,24 @@ export interface LlamaGenerationContext {
 /** Tokens of the prompt's end given to the detokenizer, so a first piece keeps its leading space. */
 const CONTEXT_TOKENS = 8;
 
+/** The distribution as (token, log-probability) pairs of the tokens with any mass, and its entropy, in one pass. */
+function logPairs(probs: Map<Token, number>): { pairs: [number, number][]; entropy: number } {
+  const pairs: [number, number][] = [];
+  let entropy = 0;
+  for (const [t, p] of probs) {
+    if (!(p > 0)) continue;
+    const lp = Math.log(p);
+    pairs.push([t, lp]);
+    entropy -= p * lp;
+  }
+  return { pairs, entropy };
+}
+
 function factsOf(
-  ctx: LlamaGenerationContext, probs: Map<Token, number>, token: Token, s: GenerationSettings, before: () => Token[],
+  ctx: LlamaGenerationContext, probs: Map<Token, number>, entropy: number, token: Token, s: GenerationSettings, before: () => Token[],
 ): TokenFacts {
   const p = probs.get(token) ?? 0;
-  const facts: TokenFacts = { logProb: p > 0 ? Math.log(p) : -Infinity };
-  let h = 0;
-  for (const q of probs.values()) if (q > 0) h -= q * Math.log(q);
-  facts.entropy = h;
+  const facts: TokenFacts = { logProb: p > 0 ? Math.log(p) : -Infinity, entropy };
   if (s.topLogprobs > 0) {
     const top: Record<string, number> = {};
     const context = before();
@@ -87,12 +97,11 @@ async function decodeWave(
       wave[i]!.controlledEvaluate([[next[i]!, { generateNext: { probabilities: true } }]])));
     live.forEach((i, k) => {
       const probs = outputs[k]![0]?.next.probabilities ?? new Map<Token, number>();
-      const pairs: [number, number][] = [];
-      for (const [t, p] of probs) if (p > 0) pairs.push([t, Math.log(p)]);
+      const { pairs, entropy } = logPairs(probs);
       const token = pickers[i]!(pairs) as Token;
       const b = builders[i]!;
       if (ctx.model.isEogToken(token)) return b.end("eos");
-      b.push(token, factsOf(ctx, probs, token, s, () => [...tail, ...(b.ids as Token[])]));
+      b.push(token, factsOf(ctx, probs, entropy, token, s, () => [...tail, ...(b.ids as Token[])]));
       next[i] = token;
     });
   }

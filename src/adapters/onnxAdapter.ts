@@ -11,12 +11,10 @@ import { computeFingerprint } from "./fingerprint.js";
 import { logSoftmax } from "./logMath.js";
 import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
 import { sampleSeed } from "./llamaSampling.js";
-import {
-  entropyOfLogProbs, generationSettings, requireGenerationLevel, SequenceBuilder, tokenPicker, type TokenFacts,
-} from "./generatedSequence.js";
+import { generationSettings, requireGenerationLevel } from "./generatedSequence.js";
+import { generateSequentially } from "./onnxGeneration.js";
 import type {
-  CallOptions, ChatRenderOptions, GeneratedSequence, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions,
-  ScoreItem,
+  CallOptions, ChatRenderOptions, GenerateOptions, GenerationResult, ModelAdapter, RenderedChat, SampleOptions, ScoreItem,
 } from "./types.js";
 import type { ChatMessage } from "./chatTemplate.js";
 import { readChatTemplateFile } from "./chatTemplate.js";
@@ -187,51 +185,22 @@ class OnnxAdapter implements ModelAdapter {
     return samples;
   }
 
-  /** The greedy answer, then each sample, one after the other: without KV reuse there is nothing to share. */
+  /** The greedy answer, then each sample, one after the other (onnxGeneration.ts). */
   async generate(prompt: string, options: GenerateOptions = {}): Promise<GenerationResult> {
     this.#check();
     const s = generationSettings(options);
     requireGenerationLevel(this.accessLevel, s);
-    const head = this.#prompt(prompt, options.rendered);
-    const eos = (this.lm.config as { eos_token_id?: number }).eos_token_id;
-    const provides = new Set<keyof TokenFacts>(["logProb", "entropy", ...(s.topLogprobs > 0 ? ["top" as const] : []),
-      ...(s.fullDistribution ? ["distribution" as const] : [])]);
-    const decode = (ids: readonly number[]) => this.tokenizer.decode([...ids], { skip_special_tokens: true });
-    const out: GeneratedSequence[] = [];
-    for (let index = 0; index <= s.samples; index++) {
-      const pick = tokenPicker(s, index);
-      const b = new SequenceBuilder(decode, s.stop, provides);
-      for (let step = 0; step < s.maxTokens && !b.done; step++) {
-        options.signal?.throwIfAborted();
-        const ids = [...head, ...b.ids];
-        const logits = await this.#forward(ids);
-        const [, , vocab] = logits.logits.dims as [number, number, number];
-        const row = logSoftmax(logits.logits.data as Float32Array, (ids.length - 1) * vocab, vocab);
-        const token = pick([...row].map((lp, t) => [t, lp] as [number, number]));
-        if (token === eos) {
-          b.end("eos");
-          break;
-        }
-        const facts: TokenFacts = { logProb: row[token]!, entropy: entropyOfLogProbs(row) };
-        if (s.topLogprobs > 0) facts.top = this.#top(row, s.topLogprobs);
-        if (s.fullDistribution) facts.distribution = Float32Array.from(row);
-        b.push(token, facts);
-      }
-      b.end("length");
-      out.push(b.build(s.embedding ? await this.#embed(b.text) : undefined));
-    }
-    return { greedy: out[0]!, samples: out.slice(1) };
-  }
-
-  /** The k most likely tokens as {piece: log-probability}; two tokens with one piece keep the likelier. */
-  #top(row: Float64Array, k: number): Record<string, number> {
-    const order = Array.from(row.keys()).sort((a, b) => row[b]! - row[a]! || a - b).slice(0, k);
-    const top: Record<string, number> = {};
-    for (const t of order) {
-      const piece = this.tokenizer.decode([t], { skip_special_tokens: false });
-      if (!(piece in top)) top[piece] = row[t]!;
-    }
-    return top;
+    return generateSequentially({
+      nextLogProbs: async (ids) => {
+        const out = await this.#forward(ids);
+        const [, , vocab] = out.logits.dims as [number, number, number];
+        return logSoftmax(out.logits.data as Float32Array, (ids.length - 1) * vocab, vocab);
+      },
+      decode: (ids) => this.tokenizer.decode([...ids], { skip_special_tokens: true }),
+      piece: (id) => this.tokenizer.decode([id], { skip_special_tokens: false }),
+      eos: (this.lm.config as { eos_token_id?: number }).eos_token_id,
+      embed: (text) => this.#embed(text),
+    }, this.#prompt(prompt, options.rendered), s, options.signal);
   }
 
   async hiddenState(text: string, options: CallOptions = {}): Promise<number[]> {

@@ -161,5 +161,7 @@ describe("generate on OpenAI-compatible servers", () => {
     expect(r.greedy.tokens).toEqual(local.greedy.tokens);
     r.greedy.logProbs!.forEach((lp, i) => expect(Math.abs(lp - local.greedy.logProbs![i]!)).toBeLessThan(1e-3));
     expectSame(await served.generate(PROMPT, { ...OPTIONS, samples: 3 }), r);
+    // top_k is sent only when it restricts anything, and serve-model refuses it by name.
+    await expect(served.generate(PROMPT, { ...OPTIONS, samples: 2, topK: 5 })).rejects.toThrow(/top_k/);
   });
 });
