@@ -17,3 +17,4 @@ export {
   buildExampleRecords, type BuildExampleRecordsOptions, type DatasetItem, type ExampleRecordsResult,
 } from "./buildExampleRecords.js";
 export { createProgress, type Progress, type ProgressMode } from "./progress.js";
+export * from "./statistics/index.js";

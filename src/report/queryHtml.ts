@@ -3,6 +3,7 @@
 import { renderChart } from "./charts/chart.js";
 import { queryBandChart } from "./charts/queryBand.js";
 import { reliabilityChart } from "./charts/reliability.js";
+import { generationHtml } from "./generationHtml.js";
 import { escapeHtml } from "./html.js";
 import type { QueryRunSummary } from "./querySummary.js";
 
@@ -52,6 +53,7 @@ table.wide{width:100%}.ok{color:#16a34a;font-weight:600}.bad{color:#dc2626;font-
 <h1>calibkit run: ${escapeHtml(s.queryType)} queries</h1>
 ${headline}
 ${figure}
+${q.generation ? generationHtml(q.generation) : ""}
 <h2>Cross-check against the local conformal engine</h2>
 ${disagreements}${reasons}${agreed}
 <h2>Setup</h2>

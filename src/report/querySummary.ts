@@ -22,6 +22,23 @@ export interface QuerySection {
   reliability?: RunSummary["reliability"];
   /** Belief runs: expected and maximum calibration error over the bins. */
   calibrationErrors?: { expected: number; maximum: number };
+  /** Free-form runs: the task, its grader, the scorer calibrated on, and every scorer's ranking and calibration. */
+  generation?: GenerationSection;
+}
+
+/** What a free-form (generation) run adds to its section. */
+export interface GenerationSection {
+  task: string;
+  /** The task's grader, as `task: metric`. */
+  grader: string;
+  /** The scorer whose confidence is the evidence (lm-polygraph's name). */
+  scorer: string;
+  samples: number;
+  sampling: Record<string, number>;
+  scorers: {
+    scorer: string; level: string; n: number; rocAuc: number; prr: number; rccAuc: number;
+    riskCoverage: { coverage: number[]; risk: number[] }; eceBefore: number; eceAfter: number;
+  }[];
 }
 
 export interface QueryRunSummary {

@@ -8,6 +8,7 @@ import { defaultCacheDir } from "./cacheDir.js";
 import { RunOptionError } from "./errors.js";
 import { DEFAULT_DATASET, defaultModel } from "./defaults.js";
 import { GUARANTEES, QUERY_TYPE_NAMES } from "./queryTypeOptions.js";
+import { DEFAULT_GENERATION_DATASET, GenerationOptionsSchema } from "./generationOptions.js";
 
 const METHODS = ["lac", "aps", "raps", "ordinal-aps", "cqr"];
 const unit = z.number().gt(0, "must be a number strictly between 0 and 1").lt(1, "must be a number strictly between 0 and 1");
@@ -76,6 +77,8 @@ export const CalibrationOptionsSchema = z.strictObject({
   delta: unit.optional(),
   /** gate fdr: test queries per request, each request one Benjamini–Hochberg batch. Default 1. */
   batchSize: int(1).optional(),
+  /** Free-form answers (docs/generation.md): the task, the samples, the scorer. Default: none (the dataset's own kind). */
+  generation: GenerationOptionsSchema.optional(),
   /** Cascade stages (judge, route): OpenAI-compatible servers, in order, with their cost per call in cents. */
   stages: z.array(z.strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/).refine((n) => n !== "human_queue", "human_queue is added at the end of a judge cascade by itself"),
@@ -92,7 +95,9 @@ export type ResolvedCalibrationOptions = z.output<typeof CalibrationOptionsSchem
 const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function resolveCalibrationOptions(options: CalibrationOptions): ResolvedCalibrationOptions {
-  const parsed = CalibrationOptionsSchema.safeParse(options);
+  // A free-form run with no dataset shows the whole path on the bundled generation fixture.
+  const withDataset = options.generation !== undefined && options.dataset === undefined ? { ...options, dataset: DEFAULT_GENERATION_DATASET } : options;
+  const parsed = CalibrationOptionsSchema.safeParse(withDataset);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const [key, ...rest] = issue.path.map(String);

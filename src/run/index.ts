@@ -29,3 +29,7 @@ export { runStatistics, type AnsweredItem, type StatisticsInput } from "./statis
 export { choicesOf, METHODS_BY_TYPE, methodFor, promptItemOf, type ChoiceItem, type Choices, type QueryType } from "./choices.js";
 export { loadFewshot, withoutExemplars } from "./fewshot.js";
 export { generationItemsOf, generationPrompts, generationPromptSettings, type GenerationPromptOptions } from "./generationPrompts.js";
+export {
+  DEFAULT_GENERATION_DATASET, DEFAULT_SCORER, GenerationOptionsSchema, type GenerationOptions, type ResolvedGenerationOptions,
+} from "./generationOptions.js";
+export { ITEMS_FILE, itemsJsonl, writeItemsLog, type ItemLine } from "./itemsLog.js";

@@ -10,7 +10,7 @@ import { choicesOf, methodFor, type ChoiceItem, type Choices } from "./choices.j
 import type { RunSummary } from "../report/index.js";
 import { reliabilityBins, setSizeHistogram, sweepCoverage } from "./analysis.js";
 import { modelSource, type ChoiceSource } from "./choiceSource.js";
-import { mostProbable, writeItemsLog, type ItemLogEntry } from "./itemsLog.js";
+import { mostProbable, writeItemsLog, type ItemLine } from "./itemsLog.js";
 import { loadFewshot, withoutExemplars } from "./fewshot.js";
 import { connect } from "./connect.js";
 import { coverageBand } from "./coverageBand.js";
@@ -143,11 +143,11 @@ export async function runChoicePipeline(options: ResolvedCalibrationOptions, dat
       monitorStep(client, checker, profile, records(parts.monitor), options.alpha, options.falseAlarmRate));
 
     if (options.out !== undefined) {
-      const entries = (["calibration", "test", "audit", "monitor"] as const).flatMap((split) => parts[split].map((x, i): ItemLogEntry => {
+      const entries = (["calibration", "test", "audit", "monitor"] as const).flatMap((split) => parts[split].map((x, i): ItemLine => {
         const p = (x.evidence.option_probabilities ?? x.evidence.level_probabilities)!;
         return {
           id: x.item.id, split, prompt: source.promptOf(x.item), option_probabilities: p, label: x.item.answer,
-          answer: mostProbable(p), service: split === "test" ? t.answers[i]! : null,
+          model_answer: mostProbable(p), answer: split === "test" ? t.answers[i]! : null,
         };
       }));
       log(`items: ${await writeItemsLog(options.out, entries)}`);

@@ -41,6 +41,9 @@ export async function runCalibration(options: CalibrationOptions & RunHooks = {}
   }
   // The dataset first: a malformed row is reported before any model or engine is loaded.
   const dataset = await loadDataset(o.dataset, o.datasetOptions);
+  if (o.generation && dataset.kind !== "generation") {
+    throw new RunOptionError("task", `reads free-form items (a question and reference answers); ${o.dataset} holds ${dataset.kind} items`);
+  }
   const type = o.queryType ?? DEFAULT_QUERY_TYPE[dataset.kind];
   checkGuarantee(type, o.guarantee, o.target, (option, problem) => {
     throw new RunOptionError(option, problem);

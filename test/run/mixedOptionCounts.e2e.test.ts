@@ -51,13 +51,13 @@ describe("calibkit run --from-lm-eval (no model loaded)", () => {
     const lines = (await readFile(MC, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { doc_id: number; arguments: { gen_args_0: { arg_0: string } } });
     const byId = new Map(lines.map((l) => [String(l.doc_id), l]));
     for (const item of items) {
-      expect(Object.keys(item)).toEqual(expect.arrayContaining(["id", "prompt", "option_probabilities", "label", "answer", "split", "service"]));
+      expect(Object.keys(item)).toEqual(expect.arrayContaining(["id", "prompt", "option_probabilities", "label", "answer", "split", "model_answer"]));
       expect(item.prompt).toBe(byId.get(item.id as string)!.arguments.gen_args_0.arg_0);
       const p = item.option_probabilities as Record<string, number>;
       expect(Object.values(p).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-      expect(item.answer).toBe(Object.keys(p).reduce((a, b) => (p[b]! > p[a]! ? b : a)));
-      if (item.split === "test") expect((item.service as { set: string[] }).set).toBeInstanceOf(Array);
-      else expect(item.service).toBeNull();
+      expect(item.model_answer).toBe(Object.keys(p).reduce((a, b) => (p[b]! > p[a]! ? b : a)));
+      if (item.split === "test") expect((item.answer as { set: string[] }).set).toBeInstanceOf(Array);
+      else expect(item.answer).toBeNull();
     }
     expect(items.filter((i) => i.split === "test")).toHaveLength(s.test.n);
   }, E2E_TIMEOUT_MS);
@@ -81,7 +81,7 @@ describe("calibkit run --from-lm-eval (no model loaded)", () => {
     const byId = new Map(lines.map((l) => [String(l.doc_id), l]));
     for (const item of items) {
       const line = byId.get(item.id as string)!;
-      expect(item.answer).toBe(line.filtered_resps[0]);
+      expect(item.model_answer).toBe(line.filtered_resps[0]);
       expect(item.exact_match).toBe(line.exact_match);
       expect(item.label).toBe(line.exact_match >= 0.5 ? "pass" : "fail");
       expect(Object.keys(item.option_probabilities as object).sort()).toEqual(["fail", "pass"]);
@@ -114,7 +114,7 @@ describe.skipIf(!existsSync(GGUF))("calibkit run and bench on items of 3, 4 and 
     const { summary: s, items } = await outputs(out);
     expect(s.profile.setPooling).toBe("by_option_count");
     expect(s.crossCheck.disagreements).toEqual([]);
-    const groups = new Set(items.filter((i) => i.split === "test").map((i) => (i.service as { guarantee: { group?: string } }).guarantee.group));
+    const groups = new Set(items.filter((i) => i.split === "test").map((i) => (i.answer as { guarantee: { group?: string } }).guarantee.group));
     expect(groups).toEqual(new Set(["3 options", "4 options", "5 options"]));
   }, E2E_TIMEOUT_MS);
 

@@ -10,12 +10,15 @@ export const summary = "Print the prompts and continuations a model would be giv
 
 const HELP = `usage: calibkit prompts --dataset FILE [--format F] [--num-fewshot K --fewshot FILE]
                         [--chat-template T] [--system S] [--model PATH] [--limit N]
-       calibkit prompts --task T --dataset FILE [--fewshot FILE] [--num-fewshot K] [--chat-template T] ...
+       calibkit prompts --task T --dataset FILE [--fewshot FILE] [--num-fewshot K] [--chat-template T]
+                        [--statistics] ...
 
 Prints {"id", "prompt", "continuations", "label"} per item: the text the model is given (chat template
 rendered) and the continuation scored for each choice. --model is needed only for --chat-template auto.
 With --task (free-form answers, docs/generation.md) it prints {"id", "prompt", "until", "references"}: the
-text the model is given, the stops it decodes to, and the answers the task grades against.
+text the model is given, the stops it decodes to, and the answers the task grades against; --statistics
+adds "statistics": the scored prompts the model answers about its own answers (the entailment judge
+and P(True)), with the item's question filled in and {a}, {b} standing for the answers.
 
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV
   --task T           ${GENERATION_TASK_NAMES.join(" | ")}: lm-eval's task of that
@@ -29,7 +32,7 @@ ${PROMPT_USAGE}`;
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("prompts", argv, {
     dataset: { type: "string" }, model: { type: "string" }, limit: { type: "string" }, task: { type: "string" },
-    layout: { type: "string" }, fields: { type: "string" }, ...PROMPT_FLAG_OPTIONS,
+    layout: { type: "string" }, fields: { type: "string" }, statistics: { type: "boolean" }, ...PROMPT_FLAG_OPTIONS,
   }, HELP);
   if (typeof parsed === "number") return parsed;
   const v = parsed.values;
@@ -49,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
       if (raw !== undefined && !/^\d+$/.test(raw.trim())) fail("num-fewshot", `must be a whole number, not "${raw}"`);
       task = { name: v.task as GenerationTaskName, ...(raw !== undefined ? { numFewshot: Number(raw) } : {}) };
     }
+    if (v.statistics && !task) fail("statistics", "shows the scored prompts of free-form answers: give --task as well");
     flags = parsePromptFlags(task ? { ...v, "num-fewshot": undefined, fewshot: undefined } : v, fail);
     limit = intOption("limit", v.limit, undefined, 1, Number.MAX_SAFE_INTEGER);
     datasetOptions = parseDatasetOptions(v.layout, v.fields, fail);
@@ -71,7 +75,10 @@ export async function run(argv: string[]): Promise<number> {
         ...(v.fewshot ? { fewshotFile: v.fewshot } : {}), datasetOptions,
       }, adapter);
       const shown = limit === undefined ? prompts : prompts.slice(0, limit);
-      process.stdout.write(shown.map((p) => JSON.stringify({ id: p.id, prompt: p.prompt, until: p.until, references: p.references }) + "\n").join(""));
+      const statistics = v.statistics ? await statisticPrompts(v.dataset!, datasetOptions, task.name) : undefined;
+      process.stdout.write(shown.map((p) => JSON.stringify({
+        id: p.id, prompt: p.prompt, until: p.until, references: p.references, ...(statistics ? { statistics: statistics.get(p.id) } : {}),
+      }) + "\n").join(""));
       return 0;
     }
     const choices = choicesOf(await loadDataset(v.dataset!, datasetOptions));
@@ -93,4 +100,20 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await adapter?.dispose();
   }
+}
+
+/** Each item's judge and P(True) prompts (docs/generation.md, "Statistics"), its question filled in. */
+async function statisticPrompts(dataset: string, datasetOptions: Parameters<typeof loadDataset>[1], name: GenerationTaskName) {
+  const { ENTAILMENT_PROMPT, GENERATION_TASKS, P_TRUE_PROMPT, entailmentText, pTrueText } = await import("../../evidence/index.js");
+  const { generationItemsOf } = await import("../../run/index.js");
+  const task = GENERATION_TASKS[name];
+  const out = new Map<string, unknown>();
+  for (const item of generationItemsOf(await loadDataset(dataset, datasetOptions), name)) {
+    const question = task.text(task.prepare(item));
+    out.set(item.id, {
+      semantic_matrix_entail: { prompt: entailmentText(question, "{a}", "{b}"), continuations: ENTAILMENT_PROMPT.continuations },
+      p_true: { prompt: pTrueText(question, "{a}"), continuations: P_TRUE_PROMPT.continuations },
+    });
+  }
+  return out;
 }

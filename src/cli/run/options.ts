@@ -4,12 +4,13 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  cacheDirOf, DEFAULT_DATASET, defaultModel, parsePromptFlags, RunOptionError, type ResolvedCalibrationOptions,
+  cacheDirOf, DEFAULT_DATASET, DEFAULT_GENERATION_DATASET, defaultModel, parsePromptFlags, RunOptionError, type ResolvedCalibrationOptions,
 } from "../../run/index.js";
 import { DATASET_USAGE, parseDatasetOptions } from "./datasetOptions.js";
 import { parseQueryTypeOptions, QUERY_TYPE_USAGE } from "./queryTypeOptions.js";
 import { PROMPT_FLAG_OPTIONS, PROMPT_USAGE } from "../promptFlags.js";
 import { parseArgsMessage } from "../args.js";
+import { GENERATION_FLAG_OPTIONS, GENERATION_USAGE, parseGenerationOptions } from "./generationOptions.js";
 
 // Where the library's defaults and option error were, before they moved to src/run/ (tests import them from here).
 export { DEFAULT_DATASET, DEFAULT_MODEL_FILE, defaultModel, RunOptionError } from "../../run/index.js";
@@ -37,7 +38,7 @@ ${DATASET_USAGE}  --from-lm-eval FILE an lm-eval --log_samples file (samples_<ta
                      are the evidence, no model is loaded (a multiple-choice task; --normalize chars
                      for lm-eval's acc_norm)
   --lm-eval-results FILE  that run's results_<date>.json (default: the one beside the samples file)
-${QUERY_TYPE_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
+${QUERY_TYPE_USAGE}${GENERATION_USAGE}  --service URL      remote service root ending in /api/v1, API key from $CALIBKIT_API_KEY
                      (default: the embedded service on a free loopback port, temp data dir)
   --alpha A          miscoverage level, 0 < A < 1 (default 0.1)
   --method M         LAC, APS or RAPS for multiple-choice data (default LAC);
@@ -97,7 +98,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         layout: { type: "string" }, fields: { type: "string" }, "allow-audit-fail": { type: "boolean" },
         "query-type": { type: "string" }, guarantee: { type: "string" }, target: { type: "string" }, delta: { type: "string" },
         "batch-size": { type: "string" }, stage: { type: "string", multiple: true }, cache: { type: "string" }, "no-cache": { type: "boolean" },
-        help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS,
+        help: { type: "boolean", short: "h" }, ...PROMPT_FLAG_OPTIONS, ...GENERATION_FLAG_OPTIONS,
       },
     });
   } catch (err) {
@@ -111,7 +112,10 @@ export function parseRunOptions(argv: string[]): RunOptions {
     throw new RunOptionError("method", `must be LAC, APS, RAPS, ordinal-aps or CQR, got "${v.method}"`);
   }
   if (v.service !== undefined && !/^https?:\/\/.+/i.test(v.service)) throw new RunOptionError("service", `must be an http(s) URL ending in /api/v1, got "${v.service}"`);
-  const dataset = resolve(v.dataset ?? DEFAULT_DATASET);
+  const generation = parseGenerationOptions(v, (option, problem) => {
+    throw new RunOptionError(option, problem);
+  });
+  const dataset = resolve(v.dataset ?? (generation ? DEFAULT_GENERATION_DATASET : DEFAULT_DATASET));
   if (!v.help && !existsSync(dataset)) throw new RunOptionError("dataset", `no file at ${dataset}`);
   if (v.profile !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.profile)) {
     throw new RunOptionError("profile", "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'");
@@ -140,7 +144,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
     ...parseQueryTypeOptions(v, (option, problem) => {
       throw new RunOptionError(option, problem);
     }),
-    prompt: parsePromptFlags(v, (flag, problem) => {
+    ...(generation ? { generation } : {}),
+    prompt: parsePromptFlags(generation ? { ...v, fewshot: undefined, "num-fewshot": undefined } : v, (flag, problem) => {
       throw new RunOptionError(flag, problem);
     }),
     allowAuditFail: v["allow-audit-fail"] ?? false,

@@ -35,7 +35,7 @@ export async function gateFromLmEval(o: ResolvedCalibrationOptions, run: LmEvalR
     source: { lmEvalSamples: run.file, lmEvalResults: r?.file ?? null, task: run.task, model: modelName, modelArgs: r?.modelArgs ?? null, taskHash: run.taskHash },
     logFields: (p) => {
       const x = gate.log.get(p.id)!;
-      return { prompt: x.prompt, option_probabilities: { pass: x.agree, fail: 1 - x.agree }, answer: x.answer, grade: x.grade, [gate.metric]: x.grade, responses: x.responses };
+      return { prompt: x.prompt, option_probabilities: { pass: x.agree, fail: 1 - x.agree }, model_answer: x.answer, grade: x.grade, [gate.metric]: x.grade, responses: x.responses };
     },
   });
 }

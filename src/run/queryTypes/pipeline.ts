@@ -4,7 +4,7 @@
 import { basename } from "node:path";
 import { countingAdapter, createOpenAICompatibleAdapter, openAdapter, type CountingAdapter } from "../../adapters/index.js";
 import type { AccessLevel, Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
-import { writeItemsLog, type ItemLogEntry } from "../itemsLog.js";
+import { writeItemsLog, type ItemLine } from "../itemsLog.js";
 import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../client/index.js";
 import { mulberry32 } from "../../conformal/index.js";
 import { splitDataset, type Dataset } from "../../datasets/index.js";
@@ -16,7 +16,7 @@ import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
 import type { Reporter } from "../events.js";
 import { calibkitVersion } from "../version.js";
 import type { RowCache } from "./cachedCalls.js";
-import { DRIVERS } from "./drivers.js";
+import { driverFor } from "./drivers.js";
 import type { Driver, Prepared, Stage, TypedQuery } from "./types.js";
 
 const INGEST_BATCH = 100;
@@ -55,7 +55,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     timings.push({ step, seconds: (performance.now() - t0) / 1000, ...(items !== undefined ? { items } : {}) });
     return value;
   };
-  const driver: Driver = DRIVERS[type];
+  const driver: Driver = await driverFor(options, type, dataset);
   if (!preset && !driver.kinds.includes(dataset.kind)) {
     throw new RunInputError(options.dataset, `holds ${dataset.kind} items; ${type} queries read ${driver.kinds.join(" or ")} items (docs/run.md)`);
   }
@@ -93,10 +93,10 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const stem = options.profile ?? `${basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
     const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
-    const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false });
+    const ctx = { adapter: adapter!, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
+    const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false, ...(await driver.profileFields?.(ctx)) });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
-    const ctx = { adapter: adapter!, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
     const ordered = [...split.calibration, ...split.test] as Dataset["items"][number][];
     const prepared: Prepared[] = await timed("evidence", ordered.length, async () => {
       const bar = reporter.step("evidence", ordered.length);
@@ -145,14 +145,15 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
       }
       return out;
     });
-    if (options.out !== undefined) {
+    if (driver.finish) await driver.finish(outcomes, prepared);
+    else if (options.out !== undefined) {
       const answers = new Map(outcomes.map((o) => [o.prepared, o.answer]));
-      const entries = prepared.map((p, i): ItemLogEntry => ({
+      const lines = prepared.map((p, i): ItemLine => ({
         id: p.id, split: i < calibration.length ? "calibration" : "test", prompt: p.context,
         option_probabilities: ((p.query.evidence as { option_probabilities?: Record<string, number> } | undefined)?.option_probabilities) ?? null,
-        label: p.truth, answer: null, service: answers.get(p) ?? null, ...preset?.logFields(p),
+        label: p.truth, ...preset?.logFields(p), answer: answers.get(p) ?? null,
       }));
-      log(`items: ${await writeItemsLog(options.out, entries)}`);
+      log(`items: ${await writeItemsLog(options.out, lines)}`);
     }
     const report = checker.report;
     return {

@@ -63,6 +63,10 @@ export interface Driver {
   /** True when the type needs `--stage` servers. */
   needsStages: boolean;
   prepare(items: readonly Dataset["items"][number][], ctx: DriverContext): Promise<Prepared[]>;
+  /** Fields of the profile beyond name, backend and alpha (a free-form run's prompt_template_hash). */
+  profileFields?(ctx: DriverContext): Promise<Record<string, unknown>>;
+  /** After the test split is answered: what the driver writes beside the report (items.jsonl). */
+  finish?(outcomes: readonly { prepared: Prepared; answer: Answer }[], prepared: readonly Prepared[]): Promise<void>;
   /** The measured guarantee and the rates of the test split. */
   summarise(outcomes: readonly { prepared: Prepared; answer: Answer }[], ctx: SummaryContext): QuerySection;
 }

@@ -1,0 +1,24 @@
+// claim over free-form answers: the greedy answer's sentences are its claims, each scored by the share of the
+// answers (the greedy one and the K samples) that state it — Mohri & Hashimoto's frequency score (Conformal
+// Factuality, 2024), the same agreement the service computes from samples, sent as the client's claim scores —
+// and labelled by the task's grader on the claim.
+import type { ExampleRecord } from "../../api/index.js";
+import { agreementFrequencies, splitIntoClaims } from "../../conformal/index.js";
+import type { DriverContext, Prepared } from "./types.js";
+
+export interface GeneratedAnswers {
+  id: string;
+  prompt: string;
+  greedy: string;
+  samples: readonly string[];
+}
+
+export function claimPrepared(a: GeneratedAnswers, accessLevel: DriverContext["accessLevel"], correct: (claim: string) => boolean): Prepared {
+  const texts = splitIntoClaims(a.greedy);
+  const frequency = agreementFrequencies(texts, [a.greedy, ...a.samples]);
+  // The response is the first sample, with its claims and their scores; the samples follow as plain text.
+  const evidence = { samples: [{ text: a.greedy, claims: texts.map((text, i) => ({ text, score: frequency[i]! })) }, ...a.samples], claim_scoring: "client" };
+  const claims = texts.map((text) => ({ text, correct: correct(text) }));
+  const record: ExampleRecord = { context: a.prompt, label: { claims }, metadata: { id: a.id, evidence, access_level: accessLevel } };
+  return { id: a.id, record, context: a.prompt, query: { type: "claim", instructions: "Answer.", evidence }, truth: claims };
+}
