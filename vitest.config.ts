@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+    // Load tests time a second client's answers while one client attacks: they run alone, after the rest
+    // (vitest.load.config.ts), so that no other test file's work is counted as the attack's.
+    exclude: ["**/node_modules/**", "test/**/*.load.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
