@@ -80,10 +80,8 @@ describe("llama.cpp scoring reads only what it needs and changes no value", () =
   });
 
   it("option probabilities equal the scorer at 96e9605 within 1e-6 (the same items, one item per call)", async () => {
-    // Written by the scorer as it was at 96e9605, one item per call:
-    //   git worktree add --detach /work/base-96e9605 96e9605 && (in it) a script calling
-    //   createLlamaCppAdapter({ modelPath: stories260K.gguf, gpu: false, embeddings: false, threads: 1 })
-    //   .scoreContinuations([item]) for each of ITEMS in turn; printed with JSON.stringify.
+    // Written by the scorer as it was at 96e9605, one item per call (a worktree of 96e9605, node_modules linked):
+    //   git worktree add --detach /work/base-96e9605 96e9605 && npx tsx scripts/score-items-at.ts /work/base-96e9605/src
     const before: [number, number[]][] = [
       [0, [-12.623311384581559, -0.5183184711417419, -11.707685368161238, -13.212891154149982]],
       [1, [-18.86154057017603, -15.17986835506508, -16.33157445976796, -0.022149334893887505]],
