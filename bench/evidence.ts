@@ -2,7 +2,9 @@
 // Compares the evidence builder with (a) the floor — every unique token of the prompt/continuation tree
 // evaluated exactly once, at its real position and with its real attention span, on bare node-llama-cpp —
 // and (b) evaluating the context anew for each query and option, all measured in this run, the variants
-// alternated round by round. Also measures dataset throughput. Run: npx tsx bench/evidence.ts
+// alternated round by round. Also measures dataset throughput, and a run's evidence step on the bundled
+// story-cloze items beside the same step at 96e9605 and the floor (bench/_storyCloze.ts).
+// Run: npx tsx bench/evidence.ts (STORY_CLOZE_ONLY=1: that last part alone, printed, nothing written)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,10 +15,25 @@ import { buildEvaluateRequest, buildExampleRecords, cachedChoiceEvidence, prompt
 import { choicesOf, promptItemOf } from "../src/run/index.js";
 import { EvidenceCache } from "../src/store/index.js";
 import { parseQueries } from "../src/evidence/buildEvaluateRequest.js";
+import { BASE_DIR, storyClozeEvidence } from "./_storyCloze.js";
 
 const MODEL = join(defaultModelsDir(), "stories260K.gguf");
 const REPS = Number(process.env.REPS ?? 7);
 const PARALLEL = 32; // the adapter's default branch count for a small model; the floor gets as many sequences
+
+// First, on a fresh process: the story-cloze evidence step, now, at 96e9605 and the floor.
+const SC_ITEMS = Number(process.env.SC_ITEMS ?? 480), SC_ROUNDS = Number(process.env.SC_ROUNDS ?? 5);
+const sc = await storyClozeEvidence(MODEL, SC_ITEMS, SC_ROUNDS, PARALLEL);
+const scLoad = loadavg().map((x) => x.toFixed(1)).join(" ");
+const scRows: [string, string][] = [
+  [`items, tokens evaluated per item (prompt; an option's tokens but its last)`, `${sc.items}, ${sc.tokensPerItem.toFixed(1)}`],
+  ["calibkit evidence step now (--no-cache), items/s", `**${sc.itemsPerSecond.now.toFixed(0)}** (range ${sc.ranges.now})`],
+  ["the same step at 96e9605, items/s", sc.itemsPerSecond.base === null ? `not measured (no worktree at ${BASE_DIR})` : `${sc.itemsPerSecond.base.toFixed(0)} (range ${sc.ranges.base}); now **${(sc.itemsPerSecond.now / sc.itemsPerSecond.base).toFixed(2)}×** that, goal ≥ 4×`],
+  ["floor: bare node-llama-cpp, the same tokens and KV copies, 32 sequences at once, nothing read, items/s", `${sc.itemsPerSecond.floor.toFixed(0)} (range ${sc.ranges.floor}); now **${(sc.itemsPerSecond.now / sc.itemsPerSecond.floor).toFixed(2)}×** the floor's rate${sc.itemsPerSecond.base === null ? "" : `, 96e9605 ${(sc.itemsPerSecond.base / sc.itemsPerSecond.floor).toFixed(2)}×`}`],
+  ["load average after this part (1/5/15 min)", scLoad],
+];
+for (const [k, v] of scRows) console.log(`${k.padEnd(70)} ${v}`);
+if (process.env.STORY_CLOZE_ONLY) process.exit(0);
 const sentence = "Lily and her friend Tom went to the park with a big red ball and a small brown dog. ";
 const adapter = await createLlamaCppAdapter({ modelPath: MODEL, gpu: false, embeddings: false, parallelSequences: PARALLEL });
 const tok = (t: string) => (adapter as unknown as { tokenizePrompt(t: string): Token[] }).tokenizePrompt(t);
@@ -210,7 +227,7 @@ for (const [k, v] of rows) console.log(`${k.padEnd(70)} ${v}`);
 
 const section = [
   "## Evidence builder (bench/evidence.ts)", "",
-  `Command: \`npx tsx bench/evidence.ts\` · date ${new Date().toISOString()} · CPU ${cpus()[0]?.model ?? "?"} · ${cpus().length} cores · node ${process.version} · load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")} (the machine is shared; the three variants alternate round by round and ratios are measured in the same run) · model stories260K.gguf, threads 1, ${PARALLEL} branch sequences, median of ${REPS} rounds after one warm-up`, "",
+  `Command: \`${["REPS", "CACHE_REPS", "SC_ITEMS", "SC_ROUNDS"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join("")}flock /work/heavy.lock npx tsx bench/evidence.ts\` · date ${new Date().toISOString()} · CPU ${cpus()[0]?.model ?? "?"} · ${cpus().length} cores · node ${process.version} · load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")} (the machine is shared; the three variants alternate round by round and ratios are measured in the same run) · model stories260K.gguf, threads 1, ${PARALLEL} branch sequences, median of ${REPS} rounds after one warm-up`, "",
   "Floor (a): every unique token of the prompt/continuation tree evaluated exactly once at its real position —",
   "the shared context once on one sequence, then each branch on its own sequence (a KV copy of its parent),",
   "all branches of a tree level in one batched evaluation; no logits or probabilities read. The builder's time",
@@ -221,6 +238,13 @@ const section = [
   "one SQLite transaction), run back to back in alternating order; the ratio is the median over the pairs,",
   "and the time inside the cache's own methods is measured directly, which the machine's load hardly blurs.", "",
   "| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`), "",
+  `### A run's evidence step on the bundled story-cloze items, one thread`, "",
+  `The first ${sc.items} items of fixtures/story-cloze.jsonl (4 one-token options each), \`cachedChoiceEvidence\` with no`,
+  "cache as `calibkit run --no-cache` calls it: prompts assembled, tokenised, scored, renormalised. The same step at",
+  `96e9605 is imported from a worktree of that commit (${BASE_DIR}, node_modules linked); the floor evaluates the same`,
+  "tokens on bare node-llama-cpp with nothing read. The three alternate round by round; median of",
+  `${sc.rounds} rounds after one warm-up each, 32 sequences, threads 1.`, "",
+  "| measure | value |", "|---|---|", ...scRows.map(([k, v]) => `| ${k} | ${v} |`), "",
 ].join("\n");
 if (!process.env.NO_WRITE) {
   mkdirSync("bench/results", { recursive: true });

@@ -1,5 +1,7 @@
-// A radix tree over token paths, so that every token shared by several prompts is evaluated once.
-// Pure data: the llama.cpp scorer walks it level by level, one sequence per branch.
+// A radix tree over the tokens that scoring must evaluate, so that every token shared by several prompts is
+// evaluated once. Pure data: the llama.cpp scorer walks it level by level, one sequence per branch.
+// A path's last token is never evaluated: only the distributions before its scored tokens are read, so the
+// tree holds each path without its last token, and a one-token option adds nothing to its prompt's node.
 
 export interface TokenPath {
   tokens: readonly number[];
@@ -8,69 +10,71 @@ export interface TokenPath {
 }
 
 export interface TrieNode {
-  id: number;
   /** Absolute position of `tokens[0]` in the full path. */
   start: number;
   tokens: number[];
   children: TrieNode[];
-  /** Offsets within `tokens` whose next-token distribution some path scores. */
-  needed: Set<number>;
+  /** Offset within `tokens` → the tokens whose probability as the next token some path scores there. */
+  wanted: Map<number, Set<number>>;
 }
 
-/** Where each path's tokens live: for absolute position p, `positions[p - base]` = [node, offset]. */
-export interface PathLayout {
-  positions: [TrieNode, number][];
+/** For each path, where each scored token is predicted: `[node, offset]` per token from `scoreFrom`. */
+export type ScoredAt = [TrieNode, number][];
+
+/** The part of a path that must be evaluated, after `base` (the prefix shared by all, evaluated elsewhere). */
+export function evaluatedTokens(path: TokenPath, base: number): readonly number[] {
+  return path.tokens.length > path.scoreFrom ? path.tokens.slice(base, path.tokens.length - 1) : [];
 }
 
-/** Builds the tree of the paths' tokens after `base` (the prefix shared by all, evaluated elsewhere). */
-export function buildTokenTrie(paths: readonly TokenPath[], base: number): { roots: TrieNode[]; layouts: PathLayout[] } {
-  let nextId = 0;
-  const newId = () => nextId++;
+/** Builds the tree of the paths' evaluated tokens after `base` (at most each path's `scoreFrom - 1`). */
+export function buildTokenTrie(paths: readonly TokenPath[], base: number): { roots: TrieNode[]; scoredAt: ScoredAt[] } {
   const roots: TrieNode[] = [];
   for (const path of paths) {
+    if (path.tokens.length <= path.scoreFrom) continue;
+    const end = path.tokens.length - 1;
     let siblings = roots;
     let p = base;
-    while (p < path.tokens.length) {
+    while (p < end) {
       const tok = path.tokens[p]!;
       let node = siblings.find((n) => n.tokens[0] === tok);
       if (!node) {
-        node = { id: newId(), start: p, tokens: path.tokens.slice(p) as number[], children: [], needed: new Set() };
-        siblings.push(node);
+        siblings.push({ start: p, tokens: path.tokens.slice(p, end) as number[], children: [], wanted: new Map() });
         break;
       }
       let i = 0;
-      while (i < node.tokens.length && p + i < path.tokens.length && node.tokens[i] === path.tokens[p + i]) i++;
-      if (i < node.tokens.length && p + i < path.tokens.length) splitNode(node, i, newId);
+      while (i < node.tokens.length && p + i < end && node.tokens[i] === path.tokens[p + i]) i++;
+      if (i < node.tokens.length && p + i < end) splitNode(node, i);
       p += i;
       siblings = node.children;
     }
   }
-  // Positions are laid out only once the tree is final, because a later path may split a node.
-  const layouts = paths.map((path) => {
-    const positions: [TrieNode, number][] = [];
+  // Located only once the tree is final, because a later path may split a node. A path may end inside a node
+  // (another path continues it): the tokens after its end are evaluated for that other path.
+  const scoredAt = paths.map((path) => {
+    const at: ScoredAt = [];
     let siblings = roots;
     let p = base;
-    while (p < path.tokens.length) {
-      const node = siblings.find((n) => n.tokens[0] === path.tokens[p])!;
-      for (let k = 0; k < node.tokens.length && p < path.tokens.length; k++, p++) positions.push([node, k]);
-      siblings = node.children;
+    let node: TrieNode | undefined;
+    for (let k = path.scoreFrom; k < path.tokens.length; k++) {
+      while (!node || k - 1 >= node.start + node.tokens.length) {
+        const tok = path.tokens[p]!;
+        node = siblings.find((n) => n.tokens[0] === tok)!;
+        p = node.start + node.tokens.length;
+        siblings = node.children;
+      }
+      const offset = k - 1 - node.start;
+      at.push([node, offset]);
+      let set = node.wanted.get(offset);
+      if (!set) node.wanted.set(offset, (set = new Set()));
+      set.add(path.tokens[k]!);
     }
-    return { positions };
+    return at;
   });
-  paths.forEach((path, index) => {
-    const layout = layouts[index]!;
-    for (let k = Math.max(path.scoreFrom, base + 1); k < path.tokens.length; k++) {
-      const [node, offset] = layout.positions[k - 1 - base]!;
-      node.needed.add(offset);
-    }
-  });
-  return { roots, layouts };
+  return { roots, scoredAt };
 }
 
-function splitNode(node: TrieNode, at: number, newId: () => number): void {
-  const tail: TrieNode = {
-    id: newId(), start: node.start + at, tokens: node.tokens.slice(at), children: node.children, needed: new Set(),
-  };
+function splitNode(node: TrieNode, at: number): void {
+  const tail: TrieNode = { start: node.start + at, tokens: node.tokens.slice(at), children: node.children, wanted: new Map() };
   node.tokens = node.tokens.slice(0, at);
   node.children = [tail];
 }

@@ -23,20 +23,29 @@ describe("resolveAccessLevel", () => {
 });
 
 describe("buildTokenTrie", () => {
-  it("shares common tokens and marks the positions whose distribution is scored", () => {
+  it("shares common tokens, leaves out each path's last token and records where each scored token is predicted", () => {
     const paths = [
       { tokens: [1, 2, 3, 4, 5], scoreFrom: 4 },
       { tokens: [1, 2, 3, 4, 6, 7], scoreFrom: 4 },
       { tokens: [1, 2, 9, 8], scoreFrom: 3 },
+      { tokens: [1, 2, 3, 4], scoreFrom: 4 },
     ];
-    const { roots, layouts } = buildTokenTrie(paths, 2);
-    expect(roots.map((r) => r.tokens)).toEqual([[3, 4], [9, 8]]);
-    expect(roots[0]!.children.map((c) => c.tokens)).toEqual([[5], [6, 7]]);
-    // Token 5 and 6 are predicted from offset 1 of [3, 4]; 7 from offset 0 of [6, 7]; 8 from offset 0 of [9, 8].
-    expect([...roots[0]!.needed]).toEqual([1]);
-    expect([...roots[0]!.children[1]!.needed]).toEqual([0]);
-    expect([...roots[1]!.needed]).toEqual([0]);
-    expect(layouts[1]!.positions.map(([n, o]) => `${n.tokens[0]}:${o}`)).toEqual(["3:0", "3:1", "6:0", "6:1"]);
+    const { roots, scoredAt } = buildTokenTrie(paths, 2);
+    // [3, 4] then 6 (7 is last, never evaluated); 5 adds nothing; [9] alone (8 is last); the fourth scores nothing.
+    expect(roots.map((r) => r.tokens)).toEqual([[3, 4], [9]]);
+    expect(roots[0]!.children.map((c) => c.tokens)).toEqual([[6]]);
+    // 5 and 6 are predicted from offset 1 of [3, 4]; 7 from offset 0 of [6]; 8 from offset 0 of [9].
+    expect([...roots[0]!.wanted].map(([o, t]) => [o, [...t]])).toEqual([[1, [5, 6]]]);
+    expect([...roots[0]!.children[0]!.wanted].map(([o, t]) => [o, [...t]])).toEqual([[0, [7]]]);
+    expect([...roots[1]!.wanted].map(([o, t]) => [o, [...t]])).toEqual([[0, [8]]]);
+    expect(scoredAt.map((at) => at.map(([n, o]) => `${n.tokens[0]}:${o}`))).toEqual([["3:1"], ["3:1", "6:0"], ["9:0"], []]);
+  });
+  it("a path that ends inside another's node is located there without splitting it", () => {
+    const paths = [{ tokens: [1, 5, 6, 7, 8], scoreFrom: 2 }, { tokens: [1, 5, 6], scoreFrom: 2 }];
+    const { roots, scoredAt } = buildTokenTrie(paths, 1);
+    expect(roots.map((r) => r.tokens)).toEqual([[5, 6, 7]]);
+    expect(scoredAt[1]!.map(([n, o]) => [n.tokens, o])).toEqual([[[5, 6, 7], 0]]);
+    expect([...roots[0]!.wanted.keys()]).toEqual([0, 1, 2]);
   });
 });
 
