@@ -7,6 +7,7 @@ import { ConformalError, invalid } from "./errors.js";
 import type { Rng } from "./rng.js";
 import { predictSetBatch } from "./setBatch.js";
 import { assertKind, type CalibratedSet } from "./setTypes.js";
+import { encodeGroups } from "./groupCodes.js";
 
 export interface RowSets {
   /** Row i's membership over its own options (1 = in the set). */
@@ -38,7 +39,7 @@ export function predictSetRows(cal: CalibratedSet, rows: readonly ArrayLike<numb
   for (const [w, idx] of byWidth) {
     const data = new Float64Array(idx.length * w);
     idx.forEach((i, t) => data.set(Array.from(rows[i]!), t * w));
-    const groups = options.groups ? groupCodes(idx.map((i) => options.groups![i]!)) : undefined;
+    const groups = options.groups ? encodeGroups(idx.map((i) => options.groups![i]!)) : undefined;
     const pred = predictSetBatch(cal, { probabilities: data, width: w, ...(groups ? { groups } : {}) }, cal.randomized ? { uniforms: Float64Array.from(idx, (i) => u![i]!) } : {});
     idx.forEach((i, t) => {
       membership[i] = pred.membership.slice(t * w, (t + 1) * w);
@@ -48,13 +49,3 @@ export function predictSetRows(cal: CalibratedSet, rows: readonly ArrayLike<numb
   return { membership, sizes };
 }
 
-function groupCodes(names: readonly string[]): { codes: Int32Array; names: string[] } {
-  const index = new Map<string, number>();
-  const list: string[] = [];
-  const codes = Int32Array.from(names, (x) => {
-    let c = index.get(x);
-    if (c === undefined) index.set(x, (c = list.push(x) - 1));
-    return c;
-  });
-  return { codes, names: list };
-}

@@ -1,7 +1,7 @@
 // The one door from the service into the conformal engine: every engine file imports from here, so the
 // service depends on one list of names (and an adapter, where the engine lacks one, lives beside it).
 export {
-  calibrateSet, calibrateSetSteps, extendSet, predictSet, predictSetBatch, type CalibratedSet, type SetPrediction,
+  calibrateSet, calibrateSetSteps, extendSet, encodeGroups, predictSet, predictSetBatch, type CalibratedSet, type SetPrediction,
   calibrateOptionBeliefs, calibrateOptionBeliefsSteps, calibrateOptionBeliefsPooled, predictOptionBeliefs, predictOptionBeliefsBatch, type CalibratedOptionBeliefs,
   calibrateBelief, calibrateBeliefSteps, predictBelief, type CalibratedBelief,
   calibrateInterval, extendInterval, predictInterval, type CalibratedOrdinal,

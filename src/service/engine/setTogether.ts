@@ -1,7 +1,7 @@
 // The set queries of one request predicted together: one call of the batch API per plan instead of one
 // prediction per query.
 import type { SetQuery } from "../../api/index.js";
-import { predictOptionBeliefsBatch, predictSetBatch, type CalibratedSet } from "./conformal.js";
+import { encodeGroups, predictOptionBeliefsBatch, predictSetBatch, type CalibratedSet } from "./conformal.js";
 import { minimumNOf } from "./pools.js";
 import { setPool, setPoolBeliefs, setPoolCalibration } from "./setPools.js";
 import { predictionRng } from "./seeds.js";
@@ -42,7 +42,7 @@ export function predictSetsTogether(inputs: readonly QueryInput[]): (PreparedSet
       const data = scratchRows(rows.length * K);
       for (let i = 0; i < rows.length; i++) data.set(rows[i]!.set.p, i * K);
       const uniforms = cal.randomized ? Float64Array.from(rows, (r) => predictionRng(r.input.profile, r.input.name)()) : undefined;
-      const codes = cal.grouped ? encodeNames(rows.map((r) => r.set.group!)) : undefined;
+      const codes = cal.grouped ? encodeGroups(rows.map((r) => r.set.group!)) : undefined;
       const batch = codes ? { probabilities: data, width: K, groups: codes } : { probabilities: data, width: K };
       const pred = predictSetBatch(cal, batch, uniforms ? { uniforms } : NO_OPTIONS);
       const beliefs = (plan.beliefs ??= setPoolBeliefs(rows[0]!.input.profile, plan.pool!));
@@ -68,13 +68,3 @@ function scratchRows(size: number): Float64Array {
   return scratch;
 }
 
-function encodeNames(names: readonly string[]): { codes: Int32Array; names: string[] } {
-  const index = new Map<string, number>();
-  const list: string[] = [];
-  const codes = Int32Array.from(names, (x) => {
-    let c = index.get(x);
-    if (c === undefined) index.set(x, (c = list.push(x) - 1));
-    return c;
-  });
-  return { codes, names: list };
-}
