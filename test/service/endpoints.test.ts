@@ -89,7 +89,7 @@ describe("profiles and evaluate", () => {
         { method: "APS", alpha: 0.2, rng: () => rngFromString(`repro#${position++}`)() },
       );
       cases.forEach((p, k) => {
-        const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/q${k}`));
+        const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/${res.request_id}/q${k}`));
         expect((res.answers[`q${k}`] as { set: string[] }).set).toEqual(mine.set);
       });
     }

@@ -75,9 +75,10 @@ async function backendEvidence(request: EvaluateRequest, query: Query, stages: S
 
 /**
  * The response, at once when every query is answered from evidence in hand; a promise when a backend is called.
- * `body` is the request body as JSON.parse returned it.
+ * `body` is the request body as JSON.parse returned it; `requestId` the one the response carries (it seeds the
+ * randomized predictions, seeds.ts).
  */
-export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | Promise<ServiceResponse> {
+export function evaluate(body: unknown, deps: EvaluateDeps, requestId: string): ServiceResponse | Promise<ServiceResponse> {
   const request = parseEvaluateRequest(body, PARSED_JSON);
   const usage: Usage = { backend_calls: 0, backend_tokens: 0 };
   const warnings: string[] = [];
@@ -128,7 +129,7 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     const inputs: QueryInput[] = [];
     for (let i = 0; i < names.length; i++) {
       const query = queries[i]!;
-      inputs.push({ name: names[i]!, query, profile: states[i]!, evidence: query.evidence, level, context: request.context, stages, warnings });
+      inputs.push({ name: names[i]!, requestId, query, profile: states[i]!, evidence: query.evidence, level, context: request.context, stages, warnings });
     }
     try {
       const prepared = inputs.length > 1 ? predictSetsTogether(inputs) : undefined;
@@ -143,7 +144,7 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
       return respond(names, outcomes, backend, usage, warnings);
     } catch (err) {
       // A long calibration's first build (rebuilds.ts): this request waits for it, others go on meanwhile.
-      if (err instanceof CalibrationPending) return err.ready.then(() => evaluate(body, deps));
+      if (err instanceof CalibrationPending) return err.ready.then(() => evaluate(body, deps, requestId));
       throw err;
     }
   }
@@ -153,7 +154,7 @@ export function evaluate(body: unknown, deps: EvaluateDeps): ServiceResponse | P
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return { name, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings };
+    return { name, requestId, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings };
   })).then(async (inputs) => {
     // The fdr gates of one profile and target are one batch, decided once every query's evidence is in.
     const gates = await whenBuilt(() => decideGatesTogether(inputs));
