@@ -84,7 +84,7 @@ function profile(kind: Kind, n: number): ProfileState {
 
 async function ask(state: ProfileState, kind: Kind): Promise<void> {
   const request = { context: kind === "judge" ? { candidates: { A: "a", B: "b", C: "c" } } : "q", backend: { provider: "client_evidence", name: "m", access_level: "L2" }, queries: { q: QUERY[kind] } };
-  const res = await evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never);
+  const res = await evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never, "bench");
   if (res.status !== 200) throw new Error(`${kind}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
 }
 

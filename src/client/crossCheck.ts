@@ -3,8 +3,8 @@
 // field. It follows the service's documented recipe (docs/service.md): option names in sorted order, the
 // examples whose evidence covers exactly those names in the order they were added, the profile's method
 // and α unless the query overrides them, and seeds: each example's own u `${profile}#${position}` (set, judge-stage
-// and interval calibrations), `${profile}#raps@${m}` (RAPS on m rows) and `${profile}@${version}/${query}`
-// (prediction). Every query type is recomputed (belief and gate in
+// and interval calibrations), `${profile}#raps@${m}` (RAPS on m rows) and `${profile}@${version}/${request_id}/${query}`
+// (prediction: the response's own request_id, so that each request draws fresh u). Every query type is recomputed (belief and gate in
 // crossCheckBelief.ts, claim, judge and route in their own files); an answer the local engine cannot recompute
 // (e.g. a route stage whose calibration the service obtained by calling the stage) is counted as unchecked,
 // with its reason, never as agreeing.
@@ -59,8 +59,8 @@ export class CrossChecker {
   readonly #cache = new Map<string, unknown>();
   readonly #report: CrossCheckReport = { answers: 0, fields: 0, unchecked: {}, uncheckedReasons: [], disagreements: [] };
   readonly #engine: LocalEngine;
-  /** Set predictions made together for the queries of the request being checked. */
-  readonly #together: SetPredictions = new WeakMap();
+  /** Set predictions made together for the queries of the request being checked (fresh per check: the seeds are). */
+  #together: SetPredictions = new WeakMap();
 
   /** `examples`: every example of the profile, in the order they were added. */
   constructor(profile: Pick<Profile, "name" | "version" | "method" | "alpha" | "set_pooling">, examples: readonly ExampleRecord[], options: CrossCheckerOptions = {}) {
@@ -76,14 +76,17 @@ export class CrossChecker {
     return this.#cache.get(key) as T;
   }
 
-  /** The set answer the local engine gives to `query` (named `name`) — the fields it can vouch for. */
-  localSetAnswer(name: string, query: SetQuery): LocalSetAnswer {
-    return withGuaranteeWords("set", localSetAnswer(this.#engine, name, query, this.#together) as unknown as Record<string, unknown>) as unknown as LocalSetAnswer;
+  /**
+   * The set answer the local engine gives to `query` (named `name`) in the response whose `request_id` is
+   * `requestId` (it seeds randomized methods) — the fields it can vouch for.
+   */
+  localSetAnswer(name: string, query: SetQuery, requestId = ""): LocalSetAnswer {
+    return withGuaranteeWords("set", localSetAnswer(this.#engine, name, query, requestId, this.#together) as unknown as Record<string, unknown>) as unknown as LocalSetAnswer;
   }
 
-  /** The interval answer the local engine gives to `query` (named `name`). */
-  localIntervalAnswer(name: string, query: IntervalQuery): Record<string, unknown> {
-    return withGuaranteeWords("interval", localIntervalAnswer(this.#engine, name, query));
+  /** The interval answer the local engine gives to `query` (named `name`) in the response with `request_id` `requestId`. */
+  localIntervalAnswer(name: string, query: IntervalQuery, requestId = ""): Record<string, unknown> {
+    return withGuaranteeWords("interval", localIntervalAnswer(this.#engine, name, query, requestId));
   }
 
   /**
@@ -111,25 +114,28 @@ export class CrossChecker {
   }
 
   /** The local engine's answer to one query of any type, or why it cannot give one. */
-  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown, gates: ReadonlyMap<string, GateDecision>): LocalResult {
+  #local(name: string, query: EvaluateRequest["queries"][string], answer: Answer, context: unknown, gates: ReadonlyMap<string, GateDecision>, requestId: string): LocalResult {
     switch (query.type) {
-      case "set": return { answer: this.localSetAnswer(name, query as SetQuery) as unknown as Record<string, unknown> };
-      case "interval": return { answer: this.localIntervalAnswer(name, query as IntervalQuery) };
+      case "set": return { answer: this.localSetAnswer(name, query as SetQuery, requestId) as unknown as Record<string, unknown> };
+      case "interval": return { answer: this.localIntervalAnswer(name, query as IntervalQuery, requestId) };
       case "belief": return localBeliefAnswer(this.#engine, name, query as BeliefQuery);
       case "gate": return localGateAnswer(this.#engine, name, query as GateQuery, gates.get(name));
-      case "claim": return localClaimAnswer(this.#engine, name, query as ClaimQuery);
-      case "judge": return localJudgeAnswer(this.#engine, name, query as JudgeQuery, context, answer as JudgeAnswer);
+      case "claim": return localClaimAnswer(this.#engine, name, query as ClaimQuery, requestId);
+      case "judge": return localJudgeAnswer(this.#engine, name, query as JudgeQuery, context, answer as JudgeAnswer, requestId);
       case "route": return localRouteAnswer(this.#engine, name, query as RouteQuery, answer as RouteAnswer);
     }
   }
 
   /**
    * Recomputes every answer of `response` to `request` and records each difference.
-   * `label` prefixes the query names in the report (e.g. the dataset item id).
+   * `label` prefixes the query names in the report (e.g. the dataset item id). The response's `request_id` seeds
+   * the randomized predictions, as it did on the service.
    */
-  check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers">, label?: string): CrossCheckDisagreement[] {
+  check(request: EvaluateRequest, response: Pick<EvaluateResponse, "answers" | "request_id">, label?: string): CrossCheckDisagreement[] {
     const found: CrossCheckDisagreement[] = [];
-    predictSetsTogether(this.#engine, request, this.#together);
+    const requestId = response.request_id ?? "";
+    this.#together = new WeakMap();
+    predictSetsTogether(this.#engine, request, this.#together, requestId);
     const gates = localGateBatches(this.#engine, request.queries);
     for (const [name, query] of Object.entries(request.queries)) {
       const who = label ? `${label}/${name}` : name;
@@ -138,7 +144,7 @@ export class CrossChecker {
         found.push({ query: who, field: "(answer)", service: undefined, local: "an answer" });
         continue;
       }
-      const result = this.#local(name, query, answer, request.context, gates);
+      const result = this.#local(name, query, answer, request.context, gates, requestId);
       if ("unchecked" in result) {
         this.#report.unchecked[query.type] = (this.#report.unchecked[query.type] ?? 0) + 1;
         this.#report.uncheckedReasons.push({ query: who, reason: result.unchecked });

@@ -6,7 +6,7 @@ import {
   agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, rngFromString, splitIntoClaims,
   type CalibratedClaims, type LabelledClaim,
 } from "../conformal/index.js";
-import { exampleEvidence, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+import { exampleEvidence, predictionSeedText, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
 
 /** The response's claims: those the first sample lists, else its sentences. */
 function responseClaims(evidence: Evidence): string[] {
@@ -63,7 +63,7 @@ function claimExamples(engine: LocalEngine): { claims: LabelledClaim[][]; unifor
   });
 }
 
-export function localClaimAnswer(engine: LocalEngine, name: string, query: ClaimQuery): LocalResult {
+export function localClaimAnswer(engine: LocalEngine, name: string, query: ClaimQuery, requestId: string): LocalResult {
   const evidence = query.evidence;
   if (!evidence?.samples) return { unchecked: `query ${name} has no samples` };
   const alpha = query.alpha ?? engine.profile.alpha;
@@ -85,7 +85,7 @@ export function localClaimAnswer(engine: LocalEngine, name: string, query: Claim
   }
   const tieBreak = query.tie_break !== "conservative";
   const cal = engine.cached(`claim-cal|${alpha}|${tieBreak}`, (): CalibratedClaims => calibrateClaims(examples, { alpha, ...(tieBreak ? { uniforms } : {}) }));
-  const rng = tieBreak ? rngFromString(`${engine.profile.name}@${engine.profile.version}/${name}`) : undefined;
+  const rng = tieBreak ? rngFromString(predictionSeedText(engine, requestId, name)) : undefined;
   const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })), rng && Float64Array.from(texts, () => rng()));
   const verdict = (c: { text: string; reason: string; score: number }) => ({ text: c.text, reason: c.reason, score: c.score });
   return {

@@ -14,6 +14,13 @@ export interface LocalEngine {
   readonly stageCosts?: Readonly<Record<string, number>> | undefined;
 }
 
+/**
+ * The seed of query `query`'s randomized prediction in the response whose `request_id` is `requestId` (the
+ * service's recipe, docs/service.md): fresh per request, so one u is never shared by a whole test set.
+ */
+export const predictionSeedText = (engine: LocalEngine, requestId: string, query: string): string =>
+  `${engine.profile.name}@${engine.profile.version}/${requestId}/${query}`;
+
 /** A local answer, or why the local engine cannot recompute one (counted as unchecked, never as agreeing). */
 export type LocalResult = { answer: Record<string, unknown> } | { unchecked: string };
 

@@ -2,12 +2,13 @@
 // profile's interval calibration covers one labelled example (audits and coverage monitors).
 import type { IntervalQuery } from "../api/index.js";
 import { calibrateInterval, minimumN, predictInterval, rngFromString, type CalibratedOrdinal } from "../conformal/index.js";
-import { exactPool, positionUniforms, profileFields, type LocalEngine } from "./crossCheckEvidence.js";
+import { exactPool, positionUniforms, predictionSeedText, profileFields, type LocalEngine } from "./crossCheckEvidence.js";
 
 const INTERVAL_METHOD_NAMES = ["CQR", "ordinal-aps"] as const;
 const INTERVAL_METHODS = new Set<string>(INTERVAL_METHOD_NAMES);
 
-const predictionSeed = (engine: LocalEngine, seed: string) => `${engine.profile.name}@${engine.profile.version}/${seed}`;
+// Audits and coverage monitors: the service's per-example seed `${profile}@${version}/${seed}`.
+const auditSeed = (engine: LocalEngine, seed: string) => `${engine.profile.name}@${engine.profile.version}/${seed}`;
 
 function intervalCalibration(engine: LocalEngine, names: readonly string[], method: string, alpha: number): CalibratedOrdinal {
   const pool = exactPool(engine, names, true);
@@ -24,12 +25,12 @@ export function coveredByInterval(engine: LocalEngine, map: Record<string, numbe
   const y = levels.indexOf(label);
   if (y < 0 || exactPool(engine, levels, true).labels.length < minimumN(alpha)) return undefined;
   const method = INTERVAL_METHODS.has(engine.profile.method) ? engine.profile.method : "ordinal-aps";
-  const pred = predictInterval(intervalCalibration(engine, levels, method, alpha), { probabilities: Float64Array.from(levels, (l) => map[l]!), levels }, rngFromString(predictionSeed(engine, seed)));
+  const pred = predictInterval(intervalCalibration(engine, levels, method, alpha), { probabilities: Float64Array.from(levels, (l) => map[l]!), levels }, rngFromString(auditSeed(engine, seed)));
   return !pred.empty && pred.lower <= y && y <= pred.upper;
 }
 
-/** The interval answer the local engine gives to `query` (named `name`). */
-export function localIntervalAnswer(engine: LocalEngine, name: string, query: IntervalQuery): Record<string, unknown> {
+/** The interval answer the local engine gives to `query` (named `name`) in the response with `request_id` `requestId`. */
+export function localIntervalAnswer(engine: LocalEngine, name: string, query: IntervalQuery, requestId: string): Record<string, unknown> {
   const levels = query.levels;
   const names = levels.map(String);
   const alpha = query.alpha ?? engine.profile.alpha;
@@ -41,7 +42,7 @@ export function localIntervalAnswer(engine: LocalEngine, name: string, query: In
   const base = { alpha, ...profileFields(engine) };
   if (n < minimumN(alpha)) return { type: "interval", guarantee: { ...base, kind: "heuristic", holds: false, n } };
   const p = Float64Array.from(names, (l) => given[l] ?? NaN);
-  const pred = predictInterval(intervalCalibration(engine, names, method, alpha), { probabilities: p, levels: names }, rngFromString(predictionSeed(engine, name)));
+  const pred = predictInterval(intervalCalibration(engine, names, method, alpha), { probabilities: p, levels: names }, rngFromString(predictionSeedText(engine, requestId, name)));
   const lower = pred.empty ? pred.pointEstimate : pred.lower;
   const upper = pred.empty ? pred.pointEstimate : pred.upper;
   return {

@@ -5,7 +5,7 @@
 import type { JudgeAnswer, JudgeQuery } from "../api/index.js";
 import { HUMAN_QUEUE, judgeStage, minimumN, rngFromString, type CalibratedSet, type Rng } from "../conformal/index.js";
 import {
-  fromSamples, labelName, methodName, namePool, probabilitiesOf, profileFields, serviceSetCalibration, setMethodOf, type LocalEngine, type LocalResult, type Pool,
+  fromSamples, labelName, methodName, namePool, predictionSeedText, probabilitiesOf, profileFields, serviceSetCalibration, setMethodOf, type LocalEngine, type LocalResult, type Pool,
 } from "./crossCheckEvidence.js";
 
 const REQUEST_STAGE = "request";
@@ -40,7 +40,7 @@ function stagePool(engine: LocalEngine, stage: string, names: readonly string[])
   });
 }
 
-export function localJudgeAnswer(engine: LocalEngine, name: string, query: JudgeQuery, context: unknown, service: JudgeAnswer): LocalResult {
+export function localJudgeAnswer(engine: LocalEngine, name: string, query: JudgeQuery, context: unknown, service: JudgeAnswer, requestId: string): LocalResult {
   const candidates = candidatesOf(context);
   if (!candidates || candidates.length < 2) return { unchecked: `query ${name} has no context.candidates` };
   const sorted = [...candidates].sort();
@@ -48,7 +48,7 @@ export function localJudgeAnswer(engine: LocalEngine, name: string, query: Judge
   const method = setMethodOf(engine);
   const cascade = query.cascade ?? [];
   const reported = service.stages ?? [];
-  const rng: Rng = rngFromString(`${engine.profile.name}@${engine.profile.version}/${name}`);
+  const rng: Rng = rngFromString(predictionSeedText(engine, requestId, name));
   const stages: Record<string, unknown>[] = [];
   let winner: string | null = null;
   let escalatedTo: string | null = null;

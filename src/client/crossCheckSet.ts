@@ -3,7 +3,7 @@
 // per-option Venn–Abers beliefs, and whether the set calibration covers one labelled example.
 import type { EvaluateRequest, SetQuery } from "../api/index.js";
 import { minimumN, predictOptionBeliefs, predictSet, predictSetBatch, rngFromString, type CalibratedSet } from "../conformal/index.js";
-import { profileFields, setMethodOf, type LocalEngine } from "./crossCheckEvidence.js";
+import { predictionSeedText, profileFields, setMethodOf, type LocalEngine } from "./crossCheckEvidence.js";
 import { localSetBeliefs, localSetCalibration, localSetPool, optionCountGroup } from "./crossCheckSetPool.js";
 
 /** The fields of a set answer the local engine vouches for (a heuristic answer: only the probabilities). */
@@ -29,7 +29,7 @@ type TogetherRow = { query: SetQuery; name: string; p: Float64Array; sorted: str
  * batch API each, with the same per-query seeds; localSetAnswer takes its row. Anything this cannot
  * prepare is left to localSetAnswer, so the answers are those of the per-query path.
  */
-export function predictSetsTogether(engine: LocalEngine, request: EvaluateRequest, into: SetPredictions): void {
+export function predictSetsTogether(engine: LocalEngine, request: EvaluateRequest, into: SetPredictions, requestId: string): void {
   const together = new Map<CalibratedSet, TogetherRow[]>();
   for (const [name, q] of Object.entries(request.queries)) {
     if (q.type !== "set") continue;
@@ -61,7 +61,7 @@ export function predictSetsTogether(engine: LocalEngine, request: EvaluateReques
     const K = rows[0]!.sorted.length;
     const data = new Float64Array(rows.length * K);
     rows.forEach((r, i) => data.set(r.p, i * K));
-    const uniforms = cal.randomized ? Float64Array.from(rows, (r) => rngFromString(`${versionSeed(engine)}/${r.name}`)()) : undefined;
+    const uniforms = cal.randomized ? Float64Array.from(rows, (r) => rngFromString(predictionSeedText(engine, requestId, r.name))()) : undefined;
     try {
       const pred = predictSetBatch(cal, { probabilities: data, width: K }, uniforms ? { uniforms } : {});
       rows.forEach((r, i) => into.set(r.query, { set: r.sorted.filter((_, j) => pred.membership[i * K + j] === 1), n: pred.n[i]! }));
@@ -71,8 +71,11 @@ export function predictSetsTogether(engine: LocalEngine, request: EvaluateReques
   }
 }
 
-/** The set answer the local engine gives to `query` (named `name`); `together`: predictSetsTogether's rows. */
-export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuery, together?: SetPredictions): LocalSetAnswer {
+/**
+ * The set answer the local engine gives to `query` (named `name`) in the response with `request_id` `requestId`;
+ * `together`: predictSetsTogether's rows.
+ */
+export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuery, requestId: string, together?: SetPredictions): LocalSetAnswer {
   const names = Object.keys(query.options);
   const sorted = [...names].sort();
   const alpha = query.alpha ?? engine.profile.alpha;
@@ -88,7 +91,7 @@ export function localSetAnswer(engine: LocalEngine, name: string, query: SetQuer
     return { type: "set", probabilities, guarantee: { ...base, kind: "heuristic", holds: false, n } };
   }
   const cal = setCalibration(engine, sorted, method, alpha);
-  const prediction = together?.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(`${versionSeed(engine)}/${name}`), { pValues: false });
+  const prediction = together?.get(query) ?? predictSet(cal, { probabilities: p, options: sorted }, rngFromString(predictionSeedText(engine, requestId, name)), { pValues: false });
   const va = predictOptionBeliefs(localSetBeliefs(engine, sorted), p);
   const group = optionCountGroup(engine, sorted.length);
   const inSet = new Set(prediction.set);

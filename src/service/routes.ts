@@ -60,7 +60,7 @@ export function buildRouter(parts: ServiceParts): Router {
     }
   };
   router.add("POST", "/evaluate", (req) => {
-    const response = evaluate(req.body, parts, req.rawBody?.length);
+    const response = evaluate(req.body, parts, req.id, req.rawBody?.length);
     if (response instanceof Promise) return response.then((r) => (noteQueried(req.body), r));
     noteQueried(req.body);
     return response;

@@ -18,8 +18,9 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => postgres?.destroy());
 
+// One x-request-id for every call: it seeds randomized (APS) answers, which are compared across requests.
 async function call(service: RunningService, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json", ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json", "x-request-id": "checkpoint-seed", ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const parsed = (await res.json()) as Record<string, any>;
   delete parsed.request_id;
   return { status: res.status, body: parsed };

@@ -63,8 +63,10 @@ describe("profiles and evaluate", () => {
     expect(res.answers.q2!.guarantee).toMatchObject({ alpha: 0.3, method: "APS" });
     expect(res.usage).toEqual({ backend_calls: 0, backend_tokens: 0 });
     expect(res.request_id).toMatch(/./);
-    // Deterministic: the same request gives the same randomized APS answer.
-    const again = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: { q2: setQuery(probs, { alpha: 0.3, method: "APS" }) } });
+    // Reproducible: the same query under the same request id (which seeds its u) gives the same randomized APS answer.
+    const sameId = new EvaluationClient({ baseUrl: `${server.url}/api/v1`, retry: false, headers: { "x-request-id": res.request_id! } });
+    const again = await sameId.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: { q2: setQuery(probs, { alpha: 0.3, method: "APS" }) } });
+    expect(again.request_id).toBe(res.request_id);
     expect(again.answers.q2).toEqual(res.answers.q2);
   });
 
@@ -89,7 +91,7 @@ describe("profiles and evaluate", () => {
         { method: "APS", alpha: 0.2, rng: () => rngFromString(`repro#${position++}`)() },
       );
       cases.forEach((p, k) => {
-        const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/q${k}`));
+        const mine = predictSet(cal, { probabilities: names.map((n) => p[n]!), options: names }, rngFromString(`repro@${profile.version}/${res.request_id}/q${k}`));
         expect((res.answers[`q${k}`] as { set: string[] }).set).toEqual(mine.set);
       });
     }

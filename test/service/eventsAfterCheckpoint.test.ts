@@ -13,9 +13,10 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => postgres?.destroy());
 
+// One x-request-id for every call: it seeds randomized (APS) answers, which are compared across requests.
 async function call(service: RunningService, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
   for (let tries = 0; ; tries++) {
-    const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json", "x-request-id": "events-seed" }, ...(body ? { body: JSON.stringify(body) } : {}) });
     const text = await res.text();
     // 503 while the profile is read after a start; 529 when a loaded machine made the loop lag.
     if ((res.status !== 503 && res.status !== 529) || tries > 300) return { status: res.status, text };

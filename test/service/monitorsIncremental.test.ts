@@ -107,7 +107,7 @@ describe("monitors and calibrations extended batch by batch", () => {
           s: { type: "set", instructions: "Pick", options: { A: "a", B: "b", C: "c", D: "d" }, calibration_profile: "inc", evidence: { option_probabilities: { A: 0.4, B: 0.3, C: 0.2, D: 0.1 } } },
         },
       };
-      const ask = async (state: ProfileState) => JSON.stringify(await evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never));
+      const ask = async (state: ProfileState) => JSON.stringify(await evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never, "req_same"));
       expect(await ask(live)).toBe(await ask(whole));
     });
   }

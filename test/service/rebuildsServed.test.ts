@@ -18,7 +18,7 @@ const request = {
   }])),
 };
 type Response = { status: number; body: { answers: Record<string, { set: string[]; venn_abers: Record<string, number[]>; guarantee: { n: number; profile_version: number } }> } };
-const ask = (state: ProfileState) => evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never) as Response | Promise<Response>;
+const ask = (state: ProfileState) => evaluate(request as never, { profiles: { get: () => state }, backends: {}, humanQueue: {} } as never, "req_same") as Response | Promise<Response>;
 
 describe("a rebuilt calibration being built", () => {
   it("leaves the previous one answering without waiting, then answers as one built from scratch", async () => {

@@ -19,7 +19,10 @@ const randomProbs = () => {
   return Object.fromEntries(["A", "B", "C", "D"].map((n, j) => [n, raw[j]! / sum]));
 };
 
-/** The answer to `query` sent alone, under the same name (a randomized answer is seeded by its query's name). */
+/**
+ * The answer to `query` sent alone, under the same name (a randomized answer is seeded by the request id and its
+ * query's name; this client sends one fixed x-request-id, so alone and together draw the same u).
+ */
 async function alone(name: string, query: ReturnType<typeof setQuery>): Promise<unknown> {
   const res = await client.evaluate({ context: "x", backend: CLIENT_BACKEND, queries: { [name]: query } }).catch((e: unknown) => e);
   if (res instanceof InsufficientCalibrationError) return res.answers[name];
@@ -29,7 +32,7 @@ async function alone(name: string, query: ReturnType<typeof setQuery>): Promise<
 
 beforeAll(async () => {
   server = await startServer();
-  client = new EvaluationClient({ baseUrl: `${server.url}/api/v1`, retry: false });
+  client = new EvaluationClient({ baseUrl: `${server.url}/api/v1`, retry: false, headers: { "x-request-id": "set-batch-seed" } });
   await client.createProfile({ name: "many", backend: CLIENT_BACKEND, alpha: 0.1, method: "APS", strict_fingerprint: false });
   await client.addExamples("many", Array.from({ length: 300 }, (_, i) => setExample(rand, i)));
   await client.createProfile({ name: "regions", backend: CLIENT_BACKEND, alpha: 0.2, method: "RAPS", group_by: "region", strict_fingerprint: false });

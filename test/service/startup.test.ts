@@ -28,8 +28,9 @@ async function call(service: RunningService, method: string, path: string, body?
   }
 }
 
+// One x-request-id for every call: it seeds randomized (APS) answers, which are compared across requests.
 async function once(service: RunningService, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${service.url}/api/v1${path}`, { method, headers: { "content-type": "application/json", "x-request-id": "startup-seed" }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const parsed = (await res.json()) as Record<string, any>;
   delete parsed.request_id;
   return { status: res.status, body: parsed };

@@ -23,12 +23,14 @@ const INGEST_BATCH = 100;
 const STAGE_MAX_TOKENS = 4;
 const QUERY_NAME = "answer";
 
-async function evaluateOne(client: EvaluationClient, request: EvaluateRequest): Promise<Record<string, Answer>> {
+/** The answers and the request id (which seeds randomized answers, so the cross-check needs it). */
+async function evaluateOne(client: EvaluationClient, request: EvaluateRequest): Promise<{ answers: Record<string, Answer>; request_id?: string | undefined }> {
   try {
-    return (await client.evaluate(request)).answers;
+    const response = await client.evaluate(request);
+    return { answers: response.answers, request_id: response.request_id };
   } catch (err) {
     // Too few examples for the guarantee: the heuristic answers are still answers, and still checked.
-    if (err instanceof InsufficientCalibrationError) return err.answers as Record<string, Answer>;
+    if (err instanceof InsufficientCalibrationError) return { answers: err.answers as Record<string, Answer>, request_id: err.response?.request_id ?? err.requestId };
     throw err;
   }
 }
@@ -135,8 +137,9 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
             ...(driver.clientEvidence ? { backend } : {}),
             queries: Object.fromEntries(batch.map((p, j) => [nameOf(j), { ...p.query, calibration_profile: name }])),
           } as unknown as EvaluateRequest;
-          const answers = await evaluateOne(client, request);
-          checker.check(request, { answers }, size === 1 ? batch[0]!.id : `batch${k / size}`);
+          const response = await evaluateOne(client, request);
+          const answers = response.answers;
+          checker.check(request, response, size === 1 ? batch[0]!.id : `batch${k / size}`);
           batch.forEach((p, j) => out.push({ prepared: p, answer: answers[nameOf(j)]! }));
           bar.increment(batch.length);
         }

@@ -82,7 +82,7 @@ export interface Answered {
 }
 
 /** Answers every query of a parsed request: at once when evidence is in hand, a promise when a backend is called. */
-export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps): Answered | Promise<Answered> {
+export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps, requestId: string): Answered | Promise<Answered> {
   const usage: Usage = { backend_calls: 0, backend_tokens: 0 };
   const warnings: string[] = [];
   const stages = createStageCaller(deps.backends, deps.humanQueue, usage);
@@ -132,7 +132,7 @@ export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps): Ans
     const inputs: QueryInput[] = [];
     for (let i = 0; i < names.length; i++) {
       const query = queries[i]!;
-      inputs.push({ name: names[i]!, query, profile: states[i]!, evidence: query.evidence, level, context: request.context, stages, warnings });
+      inputs.push({ name: names[i]!, requestId, query, profile: states[i]!, evidence: query.evidence, level, context: request.context, stages, warnings });
     }
     try {
       const prepared = inputs.length > 1 ? predictSetsTogether(inputs) : undefined;
@@ -147,7 +147,7 @@ export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps): Ans
       return { names, outcomes, backend, usage, warnings };
     } catch (err) {
       // A long calibration's first build (rebuilds.ts): this request waits for it, others go on meanwhile.
-      if (err instanceof CalibrationPending) return err.ready.then(() => answerRequest(request, deps));
+      if (err instanceof CalibrationPending) return err.ready.then(() => answerRequest(request, deps, requestId));
       throw err;
     }
   }
@@ -157,7 +157,7 @@ export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps): Ans
     // A model backend's level is known once it has been probed, which the evidence call above ensures.
     const level: AccessLevel | undefined = query.type === "route" || !backend ? undefined
       : clientEvidence ? (backend as { access_level: AccessLevel }).access_level : stages.level(backend, "backend");
-    return { name, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings };
+    return { name, requestId, query, profile: states[i]!, evidence, level, context: request.context, stages, warnings };
   })).then(async (inputs) => {
     // The fdr gates of one profile and target are one batch, decided once every query's evidence is in.
     const gates = await whenBuilt(() => decideGatesTogether(inputs));

@@ -43,7 +43,7 @@ export function answerClaim(input: QueryInput<ClaimQuery>): QueryOutcome {
   // Ties broken at random unless the query asks for the conservative rule: one u per claim from the query's seed.
   const tieBreak = query.tie_break !== "conservative";
   const cal = claimCalibration(profile, alpha, tieBreak);
-  const rng = tieBreak ? predictionRng(profile, input.name) : undefined;
+  const rng = tieBreak ? predictionRng(input) : undefined;
   const filtered = filterClaims(cal, texts.map((text, i) => ({ text, score: scores[i]! })), rng && Float64Array.from(texts, () => rng()));
   const answer: ClaimAnswer = {
     type: "claim",

@@ -11,11 +11,12 @@ const PARSED_JSON = Object.freeze({ parsedJson: true });
 
 /**
  * The response, at once when every query is answered from evidence in hand; a promise when a backend is called
- * or the request is large. `body` is the request body as JSON.parse returned it, `bodyBytes` its size.
+ * or the request is large. `body` is the request body as JSON.parse returned it, `bodyBytes` its size;
+ * `requestId` the one the response carries (it seeds the randomized predictions, seeds.ts).
  */
-export function evaluate(body: unknown, deps: EvaluateDeps, bodyBytes = 0): ServiceResponse | Promise<ServiceResponse> {
-  if (bodyBytes >= SLICED_BODY_BYTES) return evaluateInSlices(body, deps);
-  const answered = answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps);
+export function evaluate(body: unknown, deps: EvaluateDeps, requestId: string, bodyBytes = 0): ServiceResponse | Promise<ServiceResponse> {
+  if (bodyBytes >= SLICED_BODY_BYTES) return evaluateInSlices(body, deps, requestId);
+  const answered = answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps, requestId);
   return answered instanceof Promise ? answered.then(respond) : respond(answered);
 }
 

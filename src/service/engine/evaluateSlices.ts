@@ -28,11 +28,11 @@ function entriesOf(query: unknown): number {
   return 1 + sizeOf(q.options) + (typeof e === "object" && e !== null ? sizeOf(e.option_probabilities) + sizeOf(e.level_probabilities) + sizeOf(e.samples) : 0);
 }
 
-export async function evaluateInSlices(body: unknown, deps: EvaluateDeps): Promise<ServiceResponse> {
+export async function evaluateInSlices(body: unknown, deps: EvaluateDeps, requestId: string): Promise<ServiceResponse> {
   const queries = (body as { queries?: unknown } | null)?.queries;
   if (typeof body !== "object" || body === null || typeof queries !== "object" || queries === null || Array.isArray(queries) || sizeOf(queries) === 0) {
     // Nothing to slice: the ordinary path says what is wrong.
-    const answered = await answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps);
+    const answered = await answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps, requestId);
     return respond(answered);
   }
   // The bounds of the whole request (the number of queries first); each slice's parse checks its queries' own.
@@ -85,7 +85,7 @@ export async function evaluateInSlices(body: unknown, deps: EvaluateDeps): Promi
   for (const request of requests) {
     if (Object.keys(request.queries).length === 0) continue;
     await nextTurn();
-    const part = await answerRequest(request, deps);
+    const part = await answerRequest(request, deps, requestId);
     let text = "";
     for (let i = 0; i < part.names.length; i++) {
       const outcome = part.outcomes[i]!;

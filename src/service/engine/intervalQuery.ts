@@ -45,7 +45,7 @@ export function answerInterval(input: QueryInput<IntervalQuery>): QueryOutcome {
     };
     return { answer, insufficient: true };
   }
-  const prediction = predictInterval(cal, { probabilities: p, levels: names }, predictionRng(profile, input.name));
+  const prediction = predictInterval(cal, { probabilities: p, levels: names }, predictionRng(input));
   const lower = prediction.empty ? prediction.pointEstimate : prediction.lower;
   const upper = prediction.empty ? prediction.pointEstimate : prediction.upper;
   const answer: IntervalAnswer = {

@@ -33,7 +33,7 @@ export async function answerJudge(input: QueryInput<JudgeQuery>): Promise<QueryO
   if (!input.evidence && (!cascade[0] || cascade[0].backend === HUMAN_QUEUE)) {
     throw invalidField(`queries.${name}.cascade`, `\`queries.${name}\` has no evidence, so its cascade must start with a model backend`);
   }
-  const rng: Rng = predictionRng(profile, name);
+  const rng: Rng = predictionRng(input);
   const trail: JudgeStageTrail[] = [];
   const estimated = fromSamples(input.evidence);
   let winner: string | null = null;

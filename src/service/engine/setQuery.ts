@@ -83,7 +83,7 @@ function namedGroup(input: QueryInput, plan: SetPlan, group: string | undefined)
 
 function predictOne(input: QueryInput, plan: SetPlan, cal: CalibratedSet, p: Float64Array, group: string | undefined): SetRow {
   // The prediction's random source matters to randomized methods only (APS, RAPS); LAC draws nothing from it.
-  const rng = cal.randomized ? predictionRng(input.profile, input.name) : undefined;
+  const rng = cal.randomized ? predictionRng(input) : undefined;
   const prediction = predictSet(cal, { probabilities: p, options: plan.sorted, ...(group !== undefined ? { group } : {}) }, rng, { pValues: false });
   const membership = new Uint8Array(p.length);
   for (const j of prediction.indices) membership[j] = 1;

@@ -41,7 +41,7 @@ export function predictSetsTogether(inputs: readonly QueryInput[]): (PreparedSet
       const K = plan.sorted.length;
       const data = scratchRows(rows.length * K);
       for (let i = 0; i < rows.length; i++) data.set(rows[i]!.set.p, i * K);
-      const uniforms = cal.randomized ? Float64Array.from(rows, (r) => predictionRng(r.input.profile, r.input.name)()) : undefined;
+      const uniforms = cal.randomized ? Float64Array.from(rows, (r) => predictionRng(r.input)()) : undefined;
       const codes = cal.grouped ? encodeGroups(rows.map((r) => r.set.group!)) : undefined;
       const batch = codes ? { probabilities: data, width: K, groups: codes } : { probabilities: data, width: K };
       const pred = predictSetBatch(cal, batch, uniforms ? { uniforms } : NO_OPTIONS);

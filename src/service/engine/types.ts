@@ -28,6 +28,8 @@ export interface StageCaller {
 
 export interface QueryInput<Q extends Query = Query> {
   name: string;
+  /** The response's `request_id`: part of the seed of randomized predictions (seeds.ts). */
+  requestId: string;
   query: Q;
   profile: ProfileState;
   /** The query's evidence (client_evidence), or evidence the service obtained from the request's backend. */
