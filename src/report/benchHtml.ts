@@ -58,10 +58,22 @@ function calibrationTable(s: BenchSummary): string {
 ${body}</table>`;
 }
 
-/** Warnings of every cell, each with the number of repeats that gave it. */
+/**
+ * How much a warning kind undermines a cell's numbers, most severe first: the guarantee failed or never applied;
+ * the sets miss strata or hold nothing; the samples are too small to say much. Unknown kinds sit in the middle.
+ */
+const WARNING_SEVERITY: Record<string, number> = {
+  "audit-failed": 0, "no-test": 0, "below-minimum-n": 0,
+  "empty-sets": 1,
+  "small-calibration": 2, "small-test": 2, "small-audit": 2, "no-audit": 2,
+};
+const severityOf = (kind: string) => WARNING_SEVERITY[kind] ?? 1;
+/** Kinds shown open; the rest are folded under one line (a small suite gave about 60 lines in one list). */
+const VISIBLE_WARNING_KINDS = 5;
+
 /**
  * The suite's warnings grouped by kind: one line per kind with the cells it concerns, each cell's own text folded
- * under it (one flat list held about 60 lines for a small suite).
+ * under it; kinds ranked most severe first, then by the number of cells, the surplus past VISIBLE_WARNING_KINDS folded (under-covered strata count as severity 1).
  */
 function warningsList(s: BenchSummary): string {
   const kinds = new Map<string, { index: number; text: string; repeats: number; of: number }[]>();
@@ -74,11 +86,17 @@ function warningsList(s: BenchSummary): string {
     }
   });
   if (kinds.size === 0) return `<p id="bench-warnings" class=ok>No warning.</p>`;
-  const items = [...kinds].map(([kind, cells]) => {
+  const ranked = [...kinds].sort(([a, x], [b, y]) => severityOf(a) - severityOf(b) || y.length - x.length || a.localeCompare(b));
+  const items = ranked.map(([kind, cells]) => {
     const each = cells.map((c) => `<li><a href="#cell-${c.index}">${cellName(s.rows[c.index]!)}</a>: ${escapeHtml(c.text)} <small>(${c.repeats} of ${c.of} repeats)</small></li>`).join("");
-    return `<li><details><summary><b>${escapeHtml(kind.replace(/-/g, " "))}</b> — ${cells.length} of ${s.rows.length} cells</summary><ul>${each}</ul></details></li>`;
+    return `<li data-severity=${severityOf(kind)}><details><summary><b>${escapeHtml(kind.replace(/-/g, " "))}</b> — ${cells.length} of ${s.rows.length} cells</summary><ul>${each}</ul></details></li>`;
   });
-  return `<ul id="bench-warnings">${items.join("\n")}</ul>`;
+  const shown = items.slice(0, VISIBLE_WARNING_KINDS);
+  const folded = items.slice(VISIBLE_WARNING_KINDS);
+  if (folded.length) {
+    shown.push(`<li class=more><details id="bench-warnings-more"><summary>${folded.length} more kind(s) of warning, less severe or in fewer cells</summary><ul>${folded.join("")}</ul></details></li>`);
+  }
+  return `<ul id="bench-warnings">${shown.join("\n")}</ul>`;
 }
 
 /** Each cell's full statistician's section: the run report's tables, over the repeats. */

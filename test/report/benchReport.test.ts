@@ -145,11 +145,36 @@ describe("the suite's warnings", () => {
     const codes = new Set(s.rows.flatMap((r) => r.statistics.warnings.map((w) => w.code.replace(/:.*$/, ""))));
     const total = s.rows.reduce((a, r) => a + r.statistics.warnings.length, 0);
     expect(codes.size).toBeLessThan(total);
-    const kinds = list.match(/<li><details><summary>/g) ?? [];
+    const kinds = list.match(/<li data-severity=\d><details><summary>/g) ?? [];
     expect(kinds).toHaveLength(codes.size);
     for (const code of codes) {
       const cells = s.rows.filter((r) => r.statistics.warnings.some((w) => w.code.replace(/:.*$/, "") === code)).length;
       expect(list).toContain(`<b>${code.replace(/-/g, " ")}</b> — ${cells} of ${s.rows.length} cells`);
     }
+  });
+});
+
+describe("the suite's warning kinds", () => {
+  it("are ranked most severe first, then by cells, and past five the rest are folded", () => {
+    const s = sampleBench();
+    const n = s.rows.length;
+    expect(n).toBeGreaterThanOrEqual(3);
+    // Kinds spread over the cells so that severity and cell counts disagree with the order they are met in.
+    const plan: Record<string, number> = {
+      "small-test": n, "small-calibration": n - 1, "no-audit": 1, "under-covered-classes": 2, "empty-sets": 1,
+      "audit-failed": 1, "below-minimum-n": 2, "small-audit": 1,
+    };
+    const rows = s.rows.map((r, i) => ({
+      ...r,
+      statistics: { ...r.statistics, warnings: Object.entries(plan).filter(([, cells]) => i < cells).map(([code]) => ({ code, text: `${code} here`, repeats: 1 })) },
+    }));
+    const html = benchPageOf({ ...s, rows } as typeof s);
+    const list = /<ul id="bench-warnings">([\s\S]*?)<\/ul>\n/.exec(html)![1]!;
+    const order = [...list.matchAll(/<li data-severity=\d><details><summary><b>([^<]+)<\/b> — (\d+) of/g)].map((m) => m[1]!.replace(/ /g, "-"));
+    expect(order).toEqual(["below-minimum-n", "audit-failed", "under-covered-classes", "empty-sets", "small-test", "small-calibration", "no-audit", "small-audit"]);
+    const [open, folded] = list.split('<li class=more>');
+    expect((open!.match(/<li data-severity=/g) ?? []).length).toBe(5);
+    expect(folded).toMatch(/^<details id="bench-warnings-more"><summary>3 more kind\(s\) of warning/);
+    expect((folded!.match(/<li data-severity=/g) ?? []).length).toBe(3);
   });
 });

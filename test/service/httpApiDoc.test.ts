@@ -2,27 +2,39 @@
 // written, $CALIBKIT its address), and what the last curl of the block answered must be the `http` block that
 // follows it — status and body, values that change from run to run compared by shape. Each answer is also held
 // against the OpenAPI document. CALIBKIT_UPDATE_DOCS=1 writes the answers of this run into the page instead.
+// The page's model backend is a real `calibkit serve-model` (stories260K) on a free port; the service runs with
+// the page's own svc.json, its base_url pointed there.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openapiMismatch } from "../setup/openapiResponses.js";
-import { startServer, type Spawned } from "./helpers.js";
+import { REPO, spawnCalibkit, startServer, type Spawned } from "./helpers.js";
 
 const PAGE = "docs/http-api.md";
+const MODEL = join(process.env.CALIBKIT_MODELS_DIR ?? join(REPO, "../shared/models"), "stories260K.gguf");
+const CONFIG = /```json svc\.json\n([\s\S]*?)\n```/;
 const STEP = /```sh\n([\s\S]*?)\n```\n\n```http\n(HTTP \d+)\n([\s\S]*?)\n```/g;
+let model: Spawned;
 let server: Spawned & { data: string };
 let curlHome = "";
+let PAGE_MODEL_URL = "";
 
 beforeAll(async () => {
-  server = await startServer();
-  // curl reads $CURL_HOME/.curlrc: every call of the page also prints its status, without the page saying so.
+  model = await spawnCalibkit(["serve-model", "--model", MODEL, "--threads", "1"], 60_000);
+  const config = JSON.parse(CONFIG.exec(await readFile(PAGE, "utf8"))![1]!) as { backends: { base_url: string }[] };
+  PAGE_MODEL_URL = config.backends[0]!.base_url;
+  for (const b of config.backends) b.base_url = model.url;
+  server = await startServer({ config });
+  // curl reads $CURL_HOME/.curlrc: every call of the page also prints its status on stderr, without the page
+  // saying so (stdout stays the body, so the page may pipe a body into jq).
   curlHome = await mkdtemp(join(tmpdir(), "calibkit-curl-"));
-  await writeFile(join(curlHome, ".curlrc"), '-w "\\nHTTP %{http_code}"\n');
-});
+  await writeFile(join(curlHome, ".curlrc"), '-w "%{stderr}HTTP %{http_code}\\n"\n');
+}, 90_000);
 afterAll(async () => {
   expect(await server.stop()).toBe(0);
+  await model?.stop();
 });
 
 /** Values that differ from run to run, replaced by what they are. */
@@ -31,6 +43,8 @@ function shape(value: unknown, key = ""): unknown {
   if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v, k)]));
   if (typeof value !== "string") return value;
   if (key === "request_id") return "<request id>";
+  // A backend's fingerprint hashes what its probe saw, the server's address (here a free port) included.
+  if (key === "fingerprint") return "<fingerprint>";
   if (key === "id" || /^(mon|job|hq)_/.test(value)) return "<id>";
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return "<date>";
   return value;
@@ -40,15 +54,16 @@ describe("docs/http-api.md", () => {
   it("is what a live calibkit serve answers, step by step", async () => {
     const page = await readFile(PAGE, "utf8");
     const steps = [...page.matchAll(STEP)];
-    expect(steps.length).toBeGreaterThanOrEqual(14);
+    expect(steps.length).toBeGreaterThanOrEqual(19);
     let updated = page;
     for (const [whole, command, status, body] of steps) {
-      const run = spawnSync("bash", ["-c", command!], { encoding: "utf8", env: { ...process.env, CALIBKIT: server.url, CURL_HOME: curlHome } });
+      const run = spawnSync("bash", ["-c", command!], { encoding: "utf8", timeout: 60_000, env: { ...process.env, CALIBKIT: server.url, CURL_HOME: curlHome } });
       expect(run.status, `${command}\n${run.stderr}`).toBe(0);
-      const out = run.stdout.split("\n");
-      // The block's visible output: the last curl's body, then the status line the .curlrc adds.
-      const got = { status: out.at(-1)!, body: JSON.parse(out.slice(0, -1).join("\n")) as unknown };
-      const lastCurl = /curl -s(?: -X (\w+))? (\$CALIBKIT\S*)/g;
+      // The block's visible output is the last curl's body; its status is the last line the .curlrc adds on stderr.
+      const status = run.stderr.trim().split("\n").at(-1)!;
+      // The model server's free port is shown as the page's svc.json names it.
+      const got = { status, body: JSON.parse(run.stdout.replaceAll(model.url, PAGE_MODEL_URL)) as unknown };
+      const lastCurl = /^curl -s(?: -X (\w+))? (\$CALIBKIT\S*)/gm;
       const calls = [...command!.matchAll(lastCurl)];
       const [, method = "GET", target] = calls.at(-1)!;
       const mismatch = openapiMismatch("evaluation", method, new URL(target!.replace("$CALIBKIT", server.url)), Number(got.status.slice(5)), got.body);
