@@ -4,15 +4,18 @@
 // prompt once, then each option's tokens but its last on a KV copy of the prompt), as many sequences at once
 // as the adapter has, nothing read.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { getLlama, LlamaLogLevel, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import { createLlamaCppAdapter, type LlamaCppModelAdapter } from "../src/adapters/index.js";
 import { loadDataset } from "../src/datasets/index.js";
 import { cachedChoiceEvidence, preparePrompts, promptSettingsHash, resolvePromptSettings } from "../src/evidence/index.js";
 import { choicesOf, promptItemOf } from "../src/run/index.js";
 
-/** A worktree of 96e9605 with node_modules linked: `git worktree add --detach DIR 96e9605`. */
-export const BASE_DIR = process.env.BASE_WORKTREE ?? "/work/base-96e9605";
+/**
+ * A worktree of 96e9605 with node_modules linked, beside the checkout by default:
+ * `git worktree add --detach ../base-96e9605 96e9605 && ln -s "$PWD/node_modules" ../base-96e9605/node_modules`.
+ */
+export const BASE_DIR = process.env.BASE_WORKTREE ?? resolve(import.meta.dirname ?? ".", "../../base-96e9605");
 
 export interface StoryClozeFigures {
   items: number;
