@@ -1,8 +1,12 @@
 // A cap on open connections per client address: one client holding hundreds of half-sent requests cannot take
 // the sockets (and file descriptors) every other client needs. A connection beyond the cap is answered 429 and
-// closed at once.
+// closed at once on our side; the socket itself lingers a moment before it is destroyed, because destroying it
+// while the client is still sending makes the kernel answer with a reset that can discard the 429 unread.
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
+
+/** How long a refused connection stays open for its client to read the 429. */
+const LINGER_MS = 2000;
 
 const refusal = (cap: number): string => {
   const body = JSON.stringify({
@@ -22,7 +26,9 @@ export function capConnectionsPerClient(server: Server, cap: number): void {
     if (count > cap) {
       socket.on("error", () => undefined);
       socket.end(answer);
-      socket.destroySoon();
+      const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+      linger.unref();
+      socket.once("close", () => clearTimeout(linger));
       return;
     }
     open.set(address, count);
