@@ -3,6 +3,7 @@
 // when stemming (lm-polygraph's use_stemmer=True; lm-eval's truthfulqa uses none), clipped n-gram overlap, and the
 // LCS by its dynamic-programming table.
 import { porterStem } from "./porterStemmer.js";
+import { ngramCounts } from "./ngrams.js";
 
 export type RougeType = "rouge1" | "rouge2" | "rougeL" | `rouge${number}`;
 
@@ -19,15 +20,6 @@ export function rougeTokens(text: string, stem = true): string[] {
 
 function fmeasure(precision: number, recall: number): number {
   return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
-}
-
-function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + n <= tokens.length; i++) {
-    const key = tokens.slice(i, i + n).join("\u0000");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
 }
 
 function lcsLength(a: readonly string[], b: readonly string[]): number {

@@ -1,16 +1,9 @@
 // Sentence BLEU with one reference as NLTK's sentence_bleu computes it with no smoothing (method0) (Papineni et al.
 // 2002, BLEU): clipped n-gram precisions, a zero precision replaced by the smallest normal double, the brevity
 // penalty, exp(Σ w_n log p_n). No unigram match gives 0.
-const FLOAT_MIN = 2.2250738585072014e-308;
+import { ngramCounts } from "./ngrams.js";
 
-function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i + n <= tokens.length; i++) {
-    const key = tokens.slice(i, i + n).join("\u0000");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
+const FLOAT_MIN = 2.2250738585072014e-308;
 
 export function sentenceBleu(reference: readonly string[], hypothesis: readonly string[], weights: readonly number[]): number {
   const numerators: number[] = [];
