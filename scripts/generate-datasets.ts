@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { rngFromString } from "../src/conformal/rng.js";
+import { rngFromString } from "../src/conformal/numeric/rng.js";
 import {
   arcMixedRecords, generateClaims, generateOrdinal, generatePairwise, generatePassFail, generateReference, generateStoryAnswers,
   generateStoryCloze, generateYesNo,

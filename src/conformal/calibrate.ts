@@ -2,13 +2,13 @@
 // that uses it (predictSet, predictInterval, predictBelief, decide, filterClaims, routeStep).
 
 import { ConformalError } from "./errors.js";
-import { calibrateSet, type CalibratedSet, type SetExamples, type SetOptions } from "./set.js";
-import { calibrateInterval, type CalibratedOrdinal, type OrdinalExamples, type OrdinalOptions } from "./ordinal.js";
-import { calibrateNumericInterval, type CalibratedNumericInterval, type NumericIntervalExamples } from "./interval.js";
-import { calibrateBelief, type CalibratedBelief } from "./vennAbers.js";
-import { calibrateGate, type CalibratedGate, type GateExamples, type GateOptions } from "./gate.js";
-import { calibrateClaims, type CalibratedClaims, type LabelledClaim } from "./claim.js";
-import { calibrateRoute, type CalibratedRoute, type RouteExamples, type RouteOptions } from "./route.js";
+import { calibrateSet, type CalibratedSet, type SetExamples, type SetOptions } from "./sets/rowListApi.js";
+import { calibrateInterval, type CalibratedOrdinal, type OrdinalExamples, type OrdinalOptions } from "./intervals/ordinalInterval.js";
+import { calibrateNumericInterval, type CalibratedNumericInterval, type NumericIntervalExamples } from "./intervals/numericCqr.js";
+import { calibrateBelief, type CalibratedBelief } from "./beliefs/vennAbers.js";
+import { calibrateGate, type CalibratedGate, type GateExamples, type GateOptions } from "./risk/gate.js";
+import { calibrateClaims, type CalibratedClaims, type LabelledClaim } from "./risk/claimFiltering.js";
+import { calibrateRoute, type CalibratedRoute, type RouteExamples, type RouteOptions } from "./risk/routeCascade.js";
 
 export type CalibrateInput =
   | { readonly type: "set"; readonly examples: SetExamples; readonly options: SetOptions }

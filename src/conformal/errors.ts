@@ -49,3 +49,18 @@ export function checkUniforms(u: ArrayLike<number>, count: number, field = "unif
 export function invalid(message: string, field?: string): ConformalError {
   return new ConformalError("INVALID_ARGUMENT", message, field === undefined ? {} : { field });
 }
+
+/** The kind check every verb of the engine starts with (a calibrated object of another kind is refused). */
+export function assertKind<K extends string>(cal: unknown, kind: K, verb: string): void {
+  const k = (cal as { kind?: unknown } | null | undefined)?.kind;
+  if (k !== kind) {
+    throw new ConformalError(
+      "WRONG_KIND",
+      k === undefined
+        ? `${verb} needs a calibrated ${kind} object: call calibrate first`
+        : `${verb} needs a calibrated ${kind} object, got a calibrated ${String(k)} object`,
+      { field: "calibrated" },
+    );
+  }
+}
+

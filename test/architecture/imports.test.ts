@@ -26,11 +26,11 @@ const ALLOWED: Record<string, string[]> = {
 /**
  * Files a folder offers besides its index.ts: the models-folder rule, since adapters/index.ts loads both
  * inference engines (about 2 s) and a run's defaults or a suite's checks must not wait for them; the
- * engine's set API alone (conformal/sets.ts), which `calibkit conformal set` loads instead of the whole engine;
+ * engine's set API alone (conformal/setApi.ts), which `calibkit conformal set` loads instead of the whole engine;
  * and the query prompts alone (evidence/prompts.ts), which the service's judge stages use without loading the
  * evidence pipeline's adapters and progress bars at every `calibkit serve` start (about 40 ms).
  */
-const SIDE_DOORS = new Set(["adapters/modelsDir.js", "conformal/sets.js", "evidence/prompts.js"]);
+const SIDE_DOORS = new Set(["adapters/modelsDir.js", "conformal/setApi.js", "evidence/prompts.js"]);
 /** Packages a folder may import besides Node's own modules. */
 const PACKAGES: Record<string, RegExp> = {
   api: /^zod$/,

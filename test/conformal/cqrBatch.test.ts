@@ -2,7 +2,7 @@
 // Math.max bit for bit, signed zeros included, so calibrations equal the per-example score cqrScore's.
 import { describe, expect, it } from "vitest";
 import { calibrateNumericIntervalBatch, cqrScore, mulberry32 } from "../../src/conformal/index.js";
-import { maxOfFinite } from "../../src/conformal/interval.js";
+import { maxOfFinite } from "../../src/conformal/intervals/numericCqr.js";
 
 const SPECIAL = [-0, 0, 1, -1, 0.5, -0.5, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308, 2.5, 0.1 + 0.2, 0.3];
 

@@ -1,7 +1,7 @@
 // Issue #14: conformalQuantile on unsorted input returned an arbitrary element (0.05 below); it now sorts a copy.
 import { describe, expect, it } from "vitest";
 import { conformalQuantile, mulberry32, sortAscending, sortScores } from "../../src/conformal/index.js";
-import { sortAscendingSteps } from "../../src/conformal/sortFloat.js";
+import { sortAscendingSteps } from "../../src/conformal/numeric/sortAscending.js";
 
 describe("conformalQuantile on unsorted input", () => {
   it("gives the k-th smallest whatever the order (the issue's example: 0.9, not 0.05)", () => {

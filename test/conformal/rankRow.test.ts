@@ -4,7 +4,7 @@
 // test (K ≤ 7) does not reach.
 import { describe, expect, it } from "vitest";
 import { calibrateSetBatch, mulberry32, predictSetBatch, setScores } from "../../src/conformal/index.js";
-import { apsRowByLoops, apsRowOf, rankByInsertion, rankRow, SHORT_ROW } from "../../src/conformal/rankRow.js";
+import { apsRowByLoops, apsRowOf, rankByInsertion, rankRow, SHORT_ROW } from "../../src/conformal/sets/rankOptions.js";
 
 /** Ranks by the definition: a stable sort of the indices by descending value. */
 function definitionRanks(row: readonly number[]): number[] {

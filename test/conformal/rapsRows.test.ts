@@ -3,7 +3,7 @@
 // trueLabelScore). The two must give the same calibration, bit for bit, and name the same bad row.
 import { describe, expect, it } from "vitest";
 import { calibratedToJSON, calibrateSetBatch, mulberry32 } from "../../src/conformal/index.js";
-import { calibrateSetCore } from "../../src/conformal/setBatch.js";
+import { calibrateSetCore } from "../../src/conformal/sets/columnarApi.js";
 
 function rowsWithBoundaries(data: Float64Array, K: number) {
   const count = data.length / K;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../src/conformal/index.js";
-import { selectKth } from "../../src/conformal/select.js";
+import { selectKth } from "../../src/conformal/numeric/selectKth.js";
 
 // selectKth must give sortAscending(a)[k − 1] bit for bit, −0 included, whatever the input's order and ties.
 describe("selectKth: the k-th smallest, exactly", () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   calibrateSet, extendSet, mergeAscending, mulberry32, predictSet, type CalibratedSet,
 } from "../../src/conformal/index.js";
-import { kthOfTwo } from "../../src/conformal/setExtend.js";
-import { settleScoresSteps } from "../../src/conformal/strataExtend.js";
+import { kthOfTwo } from "../../src/conformal/sets/extendSet.js";
+import { settleScoresSteps } from "../../src/conformal/strata/extendStrata.js";
 
 function data(n: number, K: number, seed: number) {
   const rng = mulberry32(seed);

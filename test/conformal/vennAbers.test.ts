@@ -90,7 +90,7 @@ describe("Venn–Abers fast fit", () => {
 
 describe("Venn–Abers fit: O(n) after the sort (walk steps counted at n, 2n, 4n)", () => {
   it("takes at most 2 walk steps per distinct score and label, never the searched fallback, at every size", async () => {
-    const { counters } = await import("../../src/conformal/vennAbersFit.js");
+    const { counters } = await import("../../src/conformal/beliefs/vennAbersFit.js");
     const { mulberry32 } = await import("../../src/conformal/index.js");
     const rng = mulberry32(99);
     // Labels that flip often make many pooled blocks; a sorted, alternating pattern makes long hulls.

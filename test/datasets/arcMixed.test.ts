@@ -2,7 +2,7 @@
 // layout with 3, 4 and 5 options in turn, the gold among the options and never a distractor the story names.
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { rngFromString } from "../../src/conformal/rng.js";
+import { rngFromString } from "../../src/conformal/numeric/rng.js";
 import { arcMixedRecords, generateStoryCloze, importJsonLines, type MultipleChoiceItem } from "../../src/datasets/index.js";
 
 describe("fixtures/arc-mixed.jsonl", () => {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { mulberry32, rngFromString } from "../../src/conformal/rng.js";
+import { mulberry32, rngFromString } from "../../src/conformal/numeric/rng.js";
 import {
   generateClaims, generateOrdinal, generatePassFail, generateStoryCloze, OPTION_NAMES, splitDataset, toJsonLines,
 } from "../../src/datasets/index.js";

@@ -1,7 +1,7 @@
 // `calibkit conformal <type>`: runs the conformal engine on JSON files so any tool can check it
 // (docs/conformal.md, "The JSON command"). Reads files; the engine itself stays pure. JSON Lines files are
 // parsed line by line into typed columns and go through the engine's batch API.
-import { ConformalError } from "../../conformal/sets.js";
+import { ConformalError } from "../../conformal/setApi.js";
 import { InputError } from "../conformal/records.js";
 import { UsageError, parseOptions, type ConformalOptions } from "../conformal/options.js";
 

@@ -2,7 +2,7 @@
 // usage error (exit 2) naming it, before any file is read.
 import { parseArgs } from "node:util";
 import { parseArgsMessage } from "../args.js";
-import * as C from "../../conformal/sets.js";
+import * as C from "../../conformal/setApi.js";
 
 export class UsageError extends Error {}
 

@@ -1,6 +1,6 @@
 // The command's one JSON object, written in pieces: the head with JSON.stringify, then one prediction at a
 // time into ~1 MiB chunks of bytes, so 100,000 predictions never become one string or one array of objects.
-import { minimumN } from "../../conformal/sets.js";
+import { minimumN } from "../../conformal/setApi.js";
 
 /** A number as the command prints it: finite numbers as JSON numbers, ±∞ as the strings "Infinity" / "-Infinity". */
 export const num = (x: number): string => (Number.isFinite(x) ? String(x) : `"${x}"`);

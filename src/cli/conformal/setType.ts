@@ -1,6 +1,6 @@
 // `calibkit conformal set`: records → columns → the batch set API (the per-row API when records name
 // different options), per-option Venn–Abers only with --beliefs.
-import * as C from "../../conformal/sets.js";
+import * as C from "../../conformal/setApi.js";
 import { Groups, ProbabilityColumns, scannedInto } from "./columns.js";
 import { JsonOut, finite, num } from "./output.js";
 import { readRecords } from "./records.js";
