@@ -24,7 +24,6 @@ import { localRouteAnswer } from "./crossCheckRoute.js";
 import { coveredBySet, localSetAnswer, predictSetsTogether, type LocalSetAnswer, type SetPredictions } from "./crossCheckSet.js";
 
 export { CROSS_CHECK_TOLERANCE, compareFields, type FieldDifference } from "./crossCheckCompare.js";
-export { checkAudit, checkMonitor, localMonitorPath, type MonitorPath } from "./crossCheckAudit.js";
 export type { LocalSetAnswer } from "./crossCheckSet.js";
 
 export interface CrossCheckDisagreement extends FieldDifference {

@@ -18,3 +18,4 @@ export { MailServiceError, MailTransportError } from "./mailErrors.js";
 export { mailApiPrefix } from "./mailUrl.js";
 // Client-side cross-check of the service against the local conformal engine (run engineer's file).
 export * from "./crossCheck.js";
+export { checkAudit, checkMonitor, localMonitorPath, type MonitorPath } from "./crossCheckAudit.js";

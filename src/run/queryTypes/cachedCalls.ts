@@ -7,20 +7,10 @@ import type { ModelAdapter } from "../../adapters/index.js";
 import { cachedRows, payloadHash } from "../../evidence/index.js";
 import { levelRank } from "../../api/index.js";
 import { stageGeneration, stageJudgement } from "../../service/index.js";
-import type { EvidenceCache } from "../../store/index.js";
 import { NEUTRAL_STORY, PMI_BATCH, statementPmi } from "./statementEvidence.js";
-import type { Stage } from "./types.js";
+import type { RowCache, Stage } from "./types.js";
 
-/** Where a typed run's rows go, and what it has read and computed so far. */
-export interface RowCache {
-  cache: EvidenceCache | null;
-  /** The model as the user named it (`calibkit cache list`). */
-  model: string;
-  hits: number;
-  computed: number;
-  /** Of the computed rows, those a stopped run was computing when it was killed. */
-  redone: number;
-}
+export type { RowCache } from "./types.js";
 
 const PMI_RECIPE = payloadHash({ recipe: "statement-pmi", v: 1, neutral: NEUTRAL_STORY, continuation: " {statement}" });
 /** L0 stages sample; their settings are part of the key (stageCalls.ts: 8 samples, seeds 0 and 1). */

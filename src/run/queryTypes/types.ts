@@ -5,10 +5,21 @@ import type { ModelAdapter } from "../../adapters/index.js";
 import type { AccessLevel, Answer, ExampleRecord } from "../../api/index.js";
 import type { Dataset } from "../../datasets/index.js";
 import type { QuerySection } from "../../report/index.js";
-import type { RowCache } from "./cachedCalls.js";
+import type { EvidenceCache } from "../../store/index.js";
 
 export const TYPED_QUERIES = ["belief", "gate", "claim", "judge", "route"] as const;
 export type TypedQuery = (typeof TYPED_QUERIES)[number];
+
+/** Where a typed run's rows go, and what it has read and computed so far. */
+export interface RowCache {
+  cache: EvidenceCache | null;
+  /** The model as the user named it (`calibkit cache list`). */
+  model: string;
+  hits: number;
+  computed: number;
+  /** Of the computed rows, those a stopped run was computing when it was killed. */
+  redone: number;
+}
 
 /** A cascade stage served by an OpenAI-compatible server (`calibkit serve-model`), as configured for the service. */
 export interface Stage {
