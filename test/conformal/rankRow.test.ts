@@ -1,4 +1,4 @@
-// The APS / RAPS kernels rank each row with code written out per width (rankRow.ts). Its ranks must be the
+// The APS / RAPS kernels rank each row with code written out per width (sets/rankOptions.ts). Its ranks must be the
 // definition's (descending value, the lower index first on ties) at every width it compiles and past it, and
 // the kernels built on it must give the sets and scores of the general path at widths the batch property
 // test (K ≤ 7) does not reach.

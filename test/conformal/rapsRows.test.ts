@@ -1,4 +1,4 @@
-// RAPS calibration over fixed-width rows tunes and scores in one pass (rapsRows.ts); rows given with explicit
+// RAPS calibration over fixed-width rows tunes and scores in one pass (sets/rapsCalibration.ts); rows given with explicit
 // boundaries take the general path (tuning rows ranked on their own, then each calibrating row scored by
 // trueLabelScore). The two must give the same calibration, bit for bit, and name the same bad row.
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,6 @@
 // score max(lo − y, y − hi), and the test interval [lo − q̂, hi + q̂] (q̂ may be negative: narrowing).
 
 import { checkUnitOpen, invalid, type ConformalError, assertKind } from "../errors.js";
-import type { SetExamples } from "../sets/setTypes.js";
 import { encodeGroups, type GroupCodes } from "../rows/groupCodes.js";
 import { buildStrataBySlot, makeLazyStratum, stratumKey, stratumOrEmpty, type Stratum } from "../strata/mondrianStrata.js";
 import { conformalRank } from "../numeric/orderStatistic.js";
@@ -13,7 +12,8 @@ export interface NumericIntervalExamples {
   readonly lower: ArrayLike<number>;
   readonly upper: ArrayLike<number>;
   readonly y: ArrayLike<number>;
-  readonly groups?: SetExamples["groups"];
+  /** Mondrian group per example; omit for marginal calibration. */
+  readonly groups?: ArrayLike<string>;
 }
 
 export interface CalibratedNumericInterval {
