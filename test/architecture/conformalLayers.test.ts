@@ -1,5 +1,6 @@
 // The conformal engine's sub-folders stand on each other in layers (docs/architecture.md draws them): a folder
 // imports only the folders below it, and the engine's shared files (errors.ts, registry.ts).
+import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -29,6 +30,11 @@ describe("layers of src/conformal/", () => {
     const folders = new Set([...graph.keys()].map(place).filter((p) => p.length > 1).map((p) => p[0]!));
     expect([...folders].sort()).toEqual(Object.keys(LAYERS).sort());
     for (const folder of folders) expect(graph.has(resolve(conformalDir, folder, "index.ts"))).toBe(true);
+  });
+
+  it("opens every file with a comment saying why it is there", () => {
+    const bare = [...graph.keys()].filter((file) => !readFileSync(file, "utf8").startsWith("// ")).map((file) => place(file).join("/"));
+    expect(bare).toEqual([]);
   });
 
   it("imports only down the layers, never another folder's face", () => {
