@@ -1,5 +1,5 @@
 // The set and option-belief API alone, a second door into this folder for callers that must start fast:
-// index.ts loads the whole engine (about 50 modules), which took a third of the `calibkit conformal set`
+// index.ts loads the whole engine (about 70 modules), which took a third of the `calibkit conformal set`
 // process's start-up; this face loads the set kernels and Venn–Abers only. Same functions as index.ts's.
 
 export { ConformalError, type ConformalErrorCode } from "./errors.js";
