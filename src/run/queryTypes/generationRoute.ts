@@ -23,7 +23,7 @@ import type { Driver, DriverContext, Prepared } from "./types.js";
 const ROUTE_DELTA = 0.05;
 
 /** The name of the run's own model as a cascade stage: the profile's client_evidence backend name. */
-export const ownStageName = (ctx: Pick<DriverContext, "adapter">): string => `${ctx.adapter.provider}:${ctx.adapter.model}`;
+const ownStageName = (ctx: Pick<DriverContext, "adapter">): string => `${ctx.adapter.provider}:${ctx.adapter.model}`;
 
 /** The default budget: the own model costs the service nothing; the stages are reached about half the time. */
 const defaultTarget = (ctx: Pick<DriverContext, "stages">): number => 0.5 * ctx.stages.reduce((s, st) => s + st.costPerCall, 0);
