@@ -20,7 +20,7 @@ const BACKEND_KEYS = ["provider", "name", "access_level"] as const;
 const SET_QUERY_KEYS = [
   "type", "instructions", "options", "alpha", "method", "group_by", "backend_access_hint", "calibration_profile", "evidence",
 ] as const;
-const EVIDENCE_KEYS = ["option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring"] as const;
+const EVIDENCE_KEYS = ["option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring", "stage_outputs"] as const;
 
 const sameKeys = (shape: object, keys: readonly string[]) => {
   const actual = Object.keys(shape);
@@ -107,7 +107,7 @@ function probabilityMap(value: unknown): Json | undefined {
 /** evidenceSchema with option and/or level probabilities only. */
 function evidence(value: unknown): Json | undefined {
   if (!isPlain(value)) return undefined;
-  if ("samples" in value || "hidden_states" in value || "claim_scoring" in value) return undefined;
+  if ("samples" in value || "hidden_states" in value || "claim_scoring" in value || "stage_outputs" in value) return undefined;
   const out: Json = {};
   if ("option_probabilities" in value) {
     const map = probabilityMap(value.option_probabilities);

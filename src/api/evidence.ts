@@ -15,12 +15,18 @@ export const sampleSchema = z.union([
 ]);
 export type Sample = z.infer<typeof sampleSchema>;
 
+/** A client stage's output for a route query: the answer its model gave and the confidence in it. */
+export const stageOutputSchema = z.strictObject({ output: z.string(), confidence: z.number().min(0).max(1) });
+export type StageOutput = z.infer<typeof stageOutputSchema>;
+
 export const evidenceSchema = z.looseObject({
   option_probabilities: probabilityMapSchema.optional(),
   level_probabilities: probabilityMapSchema.optional(),
   samples: z.array(sampleSchema).min(1).optional(),
   hidden_states: z.union([z.array(z.number()), z.array(z.array(z.number()))]).optional(),
   claim_scoring: z.literal("client").optional(),
+  /** Route queries: each `client_evidence` cascade stage's output, by the stage's backend name (docs/api.md). */
+  stage_outputs: z.record(z.string().min(1), stageOutputSchema).optional(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 
@@ -43,7 +49,7 @@ function plainProbabilities(map: unknown): boolean {
 export function safeParseEvidence(raw: unknown): ReturnType<typeof evidenceSchema.safeParse> {
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
     const o = raw as Record<string, unknown>;
-    if (o.samples === undefined && o.hidden_states === undefined && o.claim_scoring === undefined
+    if (o.samples === undefined && o.hidden_states === undefined && o.claim_scoring === undefined && o.stage_outputs === undefined
       && plainProbabilities(o.option_probabilities) && plainProbabilities(o.level_probabilities)) {
       return { success: true, data: o as Evidence };
     }

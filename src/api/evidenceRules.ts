@@ -49,8 +49,36 @@ function optionalEvidenceKeys(type: Query["type"], level: AccessLevel): (keyof E
 }
 
 const EVIDENCE_KEYS: (keyof Evidence)[] = [
-  "option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring",
+  "option_probabilities", "level_probabilities", "samples", "hidden_states", "claim_scoring", "stage_outputs",
 ];
+
+/**
+ * A route query's `client_evidence` stages: the caller computed their outputs, so the query's evidence carries
+ * each one's output and confidence in `stage_outputs` under the stage's name, and nothing else (docs/api.md).
+ */
+export function routeEvidenceIssues(query: Query, path: (string | number)[]): RuleIssue[] {
+  if (query.type !== "route") return [];
+  const issues: RuleIssue[] = [];
+  const named = new Set<string>();
+  query.cascade.forEach((stage, s) => {
+    if (stage.backend === "human_queue" || stage.backend.provider !== "client_evidence") return;
+    const name = stage.backend.name;
+    if (named.has(name)) issues.push({ path: [...path, "cascade", s, "backend", "name"], message: `names client_evidence stage "${name}" twice` });
+    named.add(name);
+    if (query.evidence?.stage_outputs?.[name] === undefined) {
+      issues.push({ path: [...path, "evidence", "stage_outputs", name], message: `is required: cascade stage ${s} is client_evidence "${name}", whose output and confidence the caller sends` });
+    }
+  });
+  for (const key of EVIDENCE_KEYS) {
+    if (key !== "stage_outputs" && query.evidence?.[key] !== undefined) {
+      issues.push({ path: [...path, "evidence", key], message: "is not sent for a route query (its evidence is stage_outputs of its client_evidence stages)" });
+    }
+  }
+  for (const name of Object.keys(query.evidence?.stage_outputs ?? {})) {
+    if (!named.has(name)) issues.push({ path: [...path, "evidence", "stage_outputs", name], message: `names no client_evidence stage of the cascade` });
+  }
+  return issues;
+}
 
 /** Names in a message: the first few, and how many more (a message never grows with the request). */
 function listed(names: string[], quoted = true): string {
@@ -146,6 +174,7 @@ export function evaluateRuleIssues(request: {
     if (request.backend?.provider === "client_evidence" && request.backend.access_level) {
       issues.push(...evidenceIssues(q, request.backend.access_level, request.context, path));
     }
+    issues.push(...routeEvidenceIssues(q, path));
   }
   return issues;
 }

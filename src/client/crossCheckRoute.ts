@@ -1,6 +1,8 @@
 // Local recomputation of route answers: the thresholds calibrated on the examples' per-stage confidence and
 // correctness (Learn then Test over the service's grid, δ = 0.05, stage costs from GET /backends), then which
-// stage serves from the confidences the service reports in `stages`. The output and its cost are the stages'.
+// stage serves from the confidences the service reports in `stages`. The output and its cost are the stages',
+// except a `client_evidence` stage's (the caller's own model): its confidence and output are the query's own
+// evidence, checked against what the service reports, and it costs 0 cents.
 import type { RouteAnswer, RouteQuery } from "../api/index.js";
 import { calibrateRoute, HUMAN_QUEUE, routeStep, type CalibratedRoute } from "../conformal/index.js";
 import { profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
@@ -45,14 +47,17 @@ function routeRows(engine: LocalEngine, names: readonly string[]): { confidence:
 
 export function localRouteAnswer(engine: LocalEngine, name: string, query: RouteQuery, service: RouteAnswer): LocalResult {
   const names: string[] = [];
+  const given = query.evidence?.stage_outputs ?? {};
+  const client = new Set<string>();
   for (const [s, stage] of query.cascade.entries()) {
+    if (stage.backend !== HUMAN_QUEUE && stage.backend.provider === "client_evidence") client.add(stage.backend.name);
     const stageName = stage.backend === HUMAN_QUEUE ? HUMAN_QUEUE : (stage.backend as { name?: string }).name;
     if (stageName === undefined) return { unchecked: `stage ${s} of query ${name} names no configured backend` };
     names.push(stageName);
   }
   const costs: number[] = [];
   for (const stage of names) {
-    const cost = stage === HUMAN_QUEUE ? 0 : engine.stageCosts?.[stage];
+    const cost = stage === HUMAN_QUEUE || client.has(stage) ? 0 : engine.stageCosts?.[stage];
     if (cost === undefined) return { unchecked: `the cost of stage "${stage}" is not known (give the checker the backends list)` };
     costs.push(cost);
   }
@@ -75,12 +80,15 @@ export function localRouteAnswer(engine: LocalEngine, name: string, query: Route
     if (names[s] === HUMAN_QUEUE) {
       return { answer: { type: "route", served_by: HUMAN_QUEUE, escalated: s > 0, thresholds: cal.thresholds, stages, guarantee: { ...base, kind: query.guarantee, holds: true } } };
     }
-    const confidence = reported[s]?.stage === names[s] ? reported[s]!.confidence : undefined;
+    const own = client.has(names[s]!) ? given[names[s]!] : undefined;
+    const confidence = own ? own.confidence : reported[s]?.stage === names[s] ? reported[s]!.confidence : undefined;
     if (confidence === undefined) return { unchecked: `the service did not report stage "${names[s]}"'s confidence for query ${name}` };
     stages.push({ stage: names[s], confidence });
     const answers = cal.feasible ? routeStep(cal, s, confidence) === "answer" : true;
     if (answers || s === names.length - 1) {
-      return { answer: { type: "route", served_by: names[s], escalated: s > 0, thresholds: cal.thresholds, stages, guarantee } };
+      // A client stage's output is the caller's own, and so is its cost when it serves first: both known here.
+      const known = own ? { output: own.output, confidence, ...(s === 0 ? { cost_cents: 0 } : {}) } : {};
+      return { answer: { type: "route", served_by: names[s], escalated: s > 0, thresholds: cal.thresholds, stages, guarantee, ...known } };
     }
   }
   return { unchecked: `query ${name} has an empty cascade` };

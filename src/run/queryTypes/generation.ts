@@ -36,7 +36,8 @@ export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer):
   return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
 }
 
-export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): Driver {
+/** `onGreedy` sees each item's greedy answer as it is prepared (a route over generated answers sends it: generationRoute.ts). */
+export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset, onGreedy?: (id: string, greedy: string) => void): Driver {
   const base = type === "gate" ? gateDriver : type === "belief" ? beliefDriver : claimDriver;
   const [yes, no] = type === "gate" ? ["pass", "fail"] : ["yes", "no"];
   const task = GENERATION_TASKS[gen.task];
@@ -118,6 +119,7 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
         const evidence = { option_probabilities: { [yes]: confidence, [no]: 1 - confidence } };
         const label = grade.correct ? yes : no;
         const greedy = row.generation.greedy.text;
+        onGreedy?.(p.id, greedy);
         details.set(p.id, {
           scores, correct: grade.correct,
           line: { id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((s) => s.text), correct: grade.correct, grader: grade.grader, scores, evidence },

@@ -79,7 +79,8 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
   try {
     for (const s of options.stages) {
       counted.push(countingAdapter(await createOpenAICompatibleAdapter({ baseUrl: s.url })));
-      stages.push({ ...s, maxTokens: STAGE_MAX_TOKENS, adapter: counted.at(-1)!.adapter });
+      // A stage answering free-form items decodes as many tokens as the run's own model.
+      stages.push({ ...s, maxTokens: options.generation?.maxTokens ?? STAGE_MAX_TOKENS, adapter: counted.at(-1)!.adapter });
     }
     const accessLevel = preset ? preset.accessLevel : adapter!.accessLevel === "L4" ? "L3" : adapter!.accessLevel;
     const backendName = preset ? preset.backendName : `${adapter!.provider}:${adapter!.model}`;

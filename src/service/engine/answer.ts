@@ -108,8 +108,10 @@ export function answerRequest(request: EvaluateRequest, deps: EvaluateDeps, requ
     if (q.type !== "route" && q.type !== "judge") continue;
     const name = names[i]!;
     (q.cascade ?? []).forEach((stage, s) => {
+      // A route stage may be the caller's own model: its output comes in the query's evidence (routeQuery.ts).
       if (stage.backend !== HUMAN_QUEUE && stage.backend.provider === "client_evidence") {
-        throw invalidField(`queries.${name}.cascade.${s}.backend`, `\`queries.${name}.cascade.${s}.backend\` cannot be client_evidence: the service calls cascade stages itself`);
+        if (q.type === "route") return;
+        throw invalidField(`queries.${name}.cascade.${s}.backend`, `\`queries.${name}.cascade.${s}.backend\` cannot be client_evidence in a judge cascade: the service calls judge stages itself (a route cascade may start with the caller's own model)`);
       }
       if (stage.backend !== HUMAN_QUEUE) deps.backends.resolve(stage.backend, `queries.${name}.cascade.${s}.backend`);
     });

@@ -3,8 +3,10 @@
 // certified at δ = 0.05). Example labels: {stages: {<stage>: "correct" | "incorrect" | boolean}} with optional
 // `metadata.evidence.stage_confidence: {<stage>: number}`, or a reference output; what is missing the service
 // obtains by calling the stage on the example's context (cached per profile version; what an example gives
-// without a call is read once, as it arrives).
-import type { RouteAnswer, RouteQuery, RouteStageTrail, ExampleRecord } from "../../api/index.js";
+// without a call is read once, as it arrives). A `client_evidence` stage is the caller's own model: the service
+// never calls it; its output on the query comes in `evidence.stage_outputs`, and an example is usable for it
+// only with its verdict and confidence given. It costs the service nothing (0 cents).
+import type { ClientEvidenceBackend, RouteAnswer, RouteQuery, RouteStageTrail, ExampleRecord } from "../../api/index.js";
 import { calibrateRoute, HUMAN_QUEUE, routeStep } from "./conformal.js";
 import { guarantee, heuristicGuarantee } from "./guarantee.js";
 import { cached } from "./pools.js";
@@ -35,6 +37,11 @@ function givenConfidence(example: ExampleRecord, stage: string): number | undefi
   return typeof c === "number" && c >= 0 && c <= 1 ? c : undefined;
 }
 
+/** The stage's backend when it is the caller's own model (`client_evidence`), else undefined. */
+function clientStage(stage: unknown): ClientEvidenceBackend | undefined {
+  return stage !== HUMAN_QUEUE && (stage as { provider?: unknown } | null)?.provider === "client_evidence" ? stage as ClientEvidenceBackend : undefined;
+}
+
 interface StageRow {
   confidence: number;
   correct: boolean;
@@ -47,10 +54,11 @@ interface StageRow {
  */
 const givenRows = new WeakMap<ProfileState, Map<string, { scanned: number; rows: (StageRow | null | undefined)[] }>>();
 
-function givenRowsOf(profile: ProfileState, name: string, human: boolean, n: number): readonly (StageRow | null | undefined)[] {
+function givenRowsOf(profile: ProfileState, name: string, kind: "model" | "human" | "client", n: number): readonly (StageRow | null | undefined)[] {
+  const human = kind === "human";
   let perStage = givenRows.get(profile);
   if (!perStage) givenRows.set(profile, (perStage = new Map()));
-  const key = `${human}|${name}`;
+  const key = `${kind}|${name}`;
   let given = perStage.get(key);
   if (!given) perStage.set(key, (given = { scanned: 0, rows: [] }));
   for (; given.scanned < n; given.scanned++) {
@@ -61,6 +69,8 @@ function givenRowsOf(profile: ProfileState, name: string, human: boolean, n: num
       verdict === undefined && typeof example.label !== "string" ? undefined
       : human ? { confidence: 1, correct: verdict ?? true }
       : confidence !== undefined && verdict !== undefined ? { confidence, correct: verdict }
+      // The caller's own model cannot be called here: an example without both is not usable for it.
+      : kind === "client" ? undefined
       : null,
     );
   }
@@ -70,7 +80,7 @@ function givenRowsOf(profile: ProfileState, name: string, human: boolean, n: num
 /** Confidence and correctness of one stage on the first n examples (calling the stage where needed). */
 async function stageRows(input: QueryInput<RouteQuery>, stage: unknown, path: string, name: string, stages: StageCaller, n: number): Promise<(StageRow | undefined)[]> {
   const { profile } = input;
-  const given = givenRowsOf(profile, name, stage === HUMAN_QUEUE, n);
+  const given = givenRowsOf(profile, name, stage === HUMAN_QUEUE ? "human" : clientStage(stage) ? "client" : "model", n);
   const cache = cached(profile, `route-stage|${name}`, () => new Map<number, Promise<StageRow | undefined>>());
   const rowOf = (i: number): Promise<StageRow | undefined> => {
     const example = profile.exampleAt(i);
@@ -111,8 +121,8 @@ export async function answerRoute(input: QueryInput<RouteQuery>): Promise<QueryO
   const { query, profile, stages } = input;
   const S = query.cascade.length;
   const paths = query.cascade.map((_, s) => `queries.${input.name}.cascade.${s}.backend`);
-  const names = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE ? HUMAN_QUEUE : stages.stageName(st.backend, paths[s]!)));
-  const costs = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE ? 0 : stages.nominalCost(st.backend, paths[s]!)));
+  const names = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE ? HUMAN_QUEUE : clientStage(st.backend)?.name ?? stages.stageName(st.backend, paths[s]!)));
+  const costs = query.cascade.map((st, s) => (st.backend === HUMAN_QUEUE || clientStage(st.backend) ? 0 : stages.nominalCost(st.backend, paths[s]!)));
   // The examples as they are now: the profile may grow while the stages answer.
   const examples = profile.n;
   const perStage = await Promise.all(query.cascade.map((st, s) => stageRows(input, st.backend, paths[s]!, names[s]!, stages, examples)));
@@ -154,7 +164,8 @@ export async function answerRoute(input: QueryInput<RouteQuery>): Promise<QueryO
       (answer as Record<string, unknown>).human_queue_item = id;
       return { answer: extension(answer), insufficient: !cal.feasible };
     }
-    const out = await stages.generate(stage, paths[s]!, stagePrompt(query.instructions, input.context));
+    // Validated with the request (routeEvidenceIssues): a client stage's output is in the query's evidence.
+    const out = clientStage(stage) ? { ...query.evidence!.stage_outputs![names[s]!]!, costCents: 0 } : await stages.generate(stage, paths[s]!, stagePrompt(query.instructions, input.context));
     costCents += out.costCents;
     trail.push({ stage: names[s]!, confidence: out.confidence });
     const answers = cal.feasible ? routeStep(cal, s, out.confidence) === "answer" : true;
