@@ -30,6 +30,11 @@ const scRows: [string, string][] = [
   ["calibkit evidence step now (--no-cache), items/s", `**${sc.itemsPerSecond.now.toFixed(0)}** (range ${sc.ranges.now})`],
   ["the same step at 96e9605, items/s", sc.itemsPerSecond.base === null ? `not measured (no worktree at ${BASE_DIR})` : `${sc.itemsPerSecond.base.toFixed(0)} (range ${sc.ranges.base}); now **${(sc.itemsPerSecond.now / sc.itemsPerSecond.base).toFixed(2)}×** that, goal ≥ 4×`],
   ["floor: bare node-llama-cpp, the same tokens and KV copies, 32 sequences at once, nothing read, items/s", `${sc.itemsPerSecond.floor.toFixed(0)} (range ${sc.ranges.floor}); now **${(sc.itemsPerSecond.now / sc.itemsPerSecond.floor).toFixed(2)}×** the floor's rate${sc.itemsPerSecond.base === null ? "" : `, 96e9605 ${(sc.itemsPerSecond.base / sc.itemsPerSecond.floor).toFixed(2)}×`}`],
+  ["batched scoring baseline: lm-eval's `hf` loop in numpy (bench/_numpyScorer.py), one thread, batches of 64, calibkit's token ids, items/s", sc.itemsPerSecond.numpy === null
+    ? `not measured (${sc.numpyMissing})`
+    : `${sc.itemsPerSecond.numpy.toFixed(0)} (range ${sc.ranges.numpy}); calibkit now **${(sc.itemsPerSecond.now / sc.itemsPerSecond.numpy).toFixed(2)}×** its rate, the floor ${(sc.itemsPerSecond.floor / sc.itemsPerSecond.numpy).toFixed(2)}×${sc.itemsPerSecond.base === null ? "" : `, 96e9605 ${(sc.itemsPerSecond.base / sc.itemsPerSecond.numpy).toFixed(2)}×; it is ${(sc.itemsPerSecond.numpy / sc.itemsPerSecond.base).toFixed(2)}× 96e9605`}`],
+  ["its log-likelihoods, every item × option, against llama.cpp's float32 path (flash attention off, float32 KV; the bench fails above 1e-2)", sc.numpyCheck === null ? "not measured" : `max |Δ| ${sc.numpyCheck.exact.toExponential(2)}`],
+  ["… against calibkit's (llama.cpp flash attention: float16 K, V and accumulator)", sc.numpyCheck === null ? "not measured" : `max |Δ| ${sc.numpyCheck.calibkit.toExponential(2)}; the same most likely option on ${sc.numpyCheck.sameBest} of ${sc.numpyCheck.items} items`],
   ["load average after this part (1/5/15 min)", scLoad],
 ];
 for (const [k, v] of scRows) console.log(`${k.padEnd(70)} ${v}`);
