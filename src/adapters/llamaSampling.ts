@@ -2,14 +2,9 @@
 // its own copy of it, and all samples advance together one token per batch.
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { alignRoot, copyPrefix, type ScorerSequences } from "./llamaPrefixScorer.js";
-import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
+import { cutAtStop, drawToken, sampleSeed, seededRng } from "./seededSampler.js";
 import { TokenPieces, withoutBos } from "./tokenPieces.js";
 import type { SampleOptions } from "./types.js";
-
-/** A per-sample seed, so that sample i is the same whatever n is. */
-export function sampleSeed(seed: number, index: number): number {
-  return (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-}
 
 export async function sampleFromRoot(
   model: LlamaModel, seqs: ScorerSequences, promptTokens: Token[], n: number, options: SampleOptions,
