@@ -2,7 +2,7 @@
 // seeded sample within top-k and top-p), the per-token statistics of the full distribution, and the builder
 // that turns drawn tokens into a GeneratedSequence cut before the first stop string.
 import { requireLevel } from "./accessLevel.js";
-import { drawToken, seededRng } from "./seededSampler.js";
+import { drawFromLogProbs, drawToken, sampleSeed, seededRng } from "./seededSampler.js";
 import type { AccessLevel } from "../api/index.js";
 import type { GeneratedSequence, GenerateOptions } from "./types.js";
 
@@ -32,24 +32,30 @@ export function requireGenerationLevel(level: AccessLevel, s: GenerationSettings
   if (s.embedding) requireLevel(level, "L4", "embeddings of generated answers");
 }
 
-/** A per-sample seed, so that sample i is the same whatever K is (the greedy answer needs none). */
-export function generationSeed(seed: number, index: number): number {
-  return (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-}
-
-/** How sequence `index` picks its tokens: 0 is the greedy answer, 1..K the samples. */
-export function tokenPicker(s: GenerationSettings, index: number): (pairs: readonly [number, number][]) => number {
+/**
+ * How sequence `index` picks its tokens from the next-token log-probabilities indexed by token id (-Infinity
+ * where a token has no mass): 0 is the greedy answer, 1..K the samples, each seeded by its own index.
+ */
+export function tokenPicker(s: GenerationSettings, index: number): (logProbs: ArrayLike<number>) => number {
   if (index === 0 || s.temperature === 0) return argmax;
-  const rng = seededRng(generationSeed(s.seed, index - 1));
-  return (pairs) => drawToken(s.topK > 0 ? topKPairs(pairs, s.topK) : pairs, s.temperature, rng, s.topP);
+  const rng = seededRng(sampleSeed(s.seed, index - 1));
+  if (s.topK === 0) return (logProbs) => drawFromLogProbs(logProbs, s.temperature, rng, s.topP);
+  return (logProbs) => drawToken(topKPairs(presentPairs(logProbs), s.topK), s.temperature, rng, s.topP);
 }
 
-/** The most probable token, ties to the lower id (as drawToken at temperature 0, without its sort). */
-function argmax(pairs: readonly [number, number][]): number {
-  let best = pairs[0];
-  if (!best) throw new Error("empty distribution");
-  for (const p of pairs) if (p[1] > best[1] || (p[1] === best[1] && p[0] < best[0])) best = p;
-  return best[0];
+/** The most probable token, ties to the lower id (as drawToken at temperature 0). */
+function argmax(logProbs: ArrayLike<number>): number {
+  let best = -1;
+  for (let t = 0; t < logProbs.length; t++) if (logProbs[t]! > -Infinity && (best < 0 || logProbs[t]! > logProbs[best]!)) best = t;
+  if (best < 0) throw new Error("empty distribution");
+  return best;
+}
+
+/** (token, logProb) pairs of the tokens with any mass. */
+function presentPairs(logProbs: ArrayLike<number>): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let t = 0; t < logProbs.length; t++) if (logProbs[t]! > -Infinity) pairs.push([t, logProbs[t]!]);
+  return pairs;
 }
 
 /** The k most probable (token, logProb) pairs, ties to the lower token id (top-k sampling, Fan et al. 2018). */

@@ -20,24 +20,27 @@ export interface LlamaGenerationContext {
 /** Tokens of the prompt's end given to the detokenizer, so a first piece keeps its leading space. */
 const CONTEXT_TOKENS = 8;
 
-/** The distribution as (token, log-probability) pairs of the tokens with any mass, and its entropy, in one pass. */
-function logPairs(probs: Map<Token, number>): { pairs: [number, number][]; entropy: number } {
-  const pairs: [number, number][] = [];
+/**
+ * Writes the distribution's log-probabilities into `into` by token id (-Infinity where a token has no mass) and
+ * returns its entropy, in one pass over node-llama-cpp's Map (in its order, so the sum is always the same).
+ */
+function readDistribution(probs: Map<Token, number>, into: Float64Array): number {
+  into.fill(-Infinity);
   let entropy = 0;
   for (const [t, p] of probs) {
     if (!(p > 0)) continue;
     const lp = Math.log(p);
-    pairs.push([t, lp]);
+    into[t] = lp;
     entropy -= p * lp;
   }
-  return { pairs, entropy };
+  return entropy;
 }
 
 function factsOf(
-  ctx: LlamaGenerationContext, probs: Map<Token, number>, entropy: number, token: Token, s: GenerationSettings, before: () => Token[],
+  ctx: LlamaGenerationContext, probs: Map<Token, number>, logProbs: Float64Array, entropy: number, token: Token, s: GenerationSettings,
+  before: () => Token[],
 ): TokenFacts {
-  const p = probs.get(token) ?? 0;
-  const facts: TokenFacts = { logProb: p > 0 ? Math.log(p) : -Infinity, entropy };
+  const facts: TokenFacts = { logProb: logProbs[token] ?? -Infinity, entropy };
   if (s.topLogprobs > 0) {
     const top: Record<string, number> = {};
     const context = before();
@@ -50,11 +53,7 @@ function factsOf(
     }
     facts.top = top;
   }
-  if (s.fullDistribution) {
-    const d = new Float32Array(ctx.vocabularySize ?? probs.size).fill(-Infinity);
-    for (const [t, q] of probs) if (t < d.length && q > 0) d[t] = Math.log(q);
-    facts.distribution = d;
-  }
+  if (s.fullDistribution) facts.distribution = Float32Array.from(logProbs);
   return facts;
 }
 
@@ -89,6 +88,9 @@ async function decodeWave(
   const builders = wave.map(() => new SequenceBuilder(decode, s.stop, provides));
   const pickers = wave.map((_, i) => tokenPicker(s, from + i));
   const next: Token[] = wave.map(() => last);
+  // One row reused for every token: what a token keeps of it is copied out (its log-probability, a distribution).
+  // The Map holds the whole vocabulary, so its size is the row's where the GGUF file lists none.
+  let logProbs: Float64Array | undefined;
   for (let step = 0; step < s.maxTokens; step++) {
     signal?.throwIfAborted();
     const live = wave.map((_, i) => i).filter((i) => !builders[i]!.done);
@@ -97,11 +99,12 @@ async function decodeWave(
       wave[i]!.controlledEvaluate([[next[i]!, { generateNext: { probabilities: true } }]])));
     live.forEach((i, k) => {
       const probs = outputs[k]![0]?.next.probabilities ?? new Map<Token, number>();
-      const { pairs, entropy } = logPairs(probs);
-      const token = pickers[i]!(pairs) as Token;
+      logProbs ??= new Float64Array(Math.max(ctx.vocabularySize ?? 0, probs.size));
+      const entropy = readDistribution(probs, logProbs);
+      const token = pickers[i]!(logProbs) as Token;
       const b = builders[i]!;
       if (ctx.model.isEogToken(token)) return b.end("eos");
-      b.push(token, factsOf(ctx, probs, entropy, token, s, () => [...tail, ...(b.ids as Token[])]));
+      b.push(token, factsOf(ctx, probs, logProbs, entropy, token, s, () => [...tail, ...(b.ids as Token[])]));
       next[i] = token;
     });
   }

@@ -2,14 +2,9 @@
 // its own copy of it, and all samples advance together one token per batch.
 import type { LlamaModel, Token } from "node-llama-cpp";
 import { alignRoot, copyPrefix, type ScorerSequences } from "./llamaPrefixScorer.js";
-import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
+import { cutAtStop, drawFromLogProbs, sampleSeed, seededRng } from "./seededSampler.js";
 import { TokenPieces, withoutBos } from "./tokenPieces.js";
 import type { SampleOptions } from "./types.js";
-
-/** A per-sample seed, so that sample i is the same whatever n is. */
-export function sampleSeed(seed: number, index: number): number {
-  return (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-}
 
 export async function sampleFromRoot(
   model: LlamaModel, seqs: ScorerSequences, promptTokens: Token[], n: number, options: SampleOptions,
@@ -30,15 +25,19 @@ export async function sampleFromRoot(
     const raw = wave.map(() => "");
     const done = wave.map(() => false);
     const next: Token[] = wave.map(() => last);
+    // The distribution by token id (node-llama-cpp's Map holds the whole vocabulary), reused for every token.
+    let row: Float64Array | undefined;
     for (let step = 0; step < maxTokens && done.includes(false); step++) {
       signal?.throwIfAborted();
       const active = wave.map((_, i) => i).filter((i) => !done[i]);
       const results = await Promise.all(active.map((i) =>
         wave[i]!.controlledEvaluate([[next[i]!, { generateNext: { probabilities: true } }]])));
       active.forEach((i, k) => {
-        const probs = results[k]![0]?.next.probabilities;
-        const pairs: [number, number][] = probs ? [...probs].map(([t, p]) => [t, p > 0 ? Math.log(p) : -Infinity]) : [];
-        const token = drawToken(pairs.filter(([, lp]) => lp > -Infinity), temperature, rngs[i]!) as Token;
+        const probs = results[k]![0]?.next.probabilities ?? new Map<Token, number>();
+        row ??= new Float64Array(Math.max(0, ...probs.keys()) + 1);
+        row.fill(-Infinity);
+        for (const [t, p] of probs) if (p > 0) row[t] = Math.log(p);
+        const token = drawFromLogProbs(row, temperature, rngs[i]!) as Token;
         if (model.isEogToken(token)) {
           done[i] = true;
           return;

@@ -9,8 +9,7 @@ import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError, ModelNotFoundError } from "./errors.js";
 import { computeFingerprint } from "./fingerprint.js";
 import { logSoftmax } from "./logMath.js";
-import { cutAtStop, drawToken, seededRng } from "./seededSampler.js";
-import { sampleSeed } from "./llamaSampling.js";
+import { cutAtStop, drawToken, sampleSeed, seededRng } from "./seededSampler.js";
 import { generationSettings, requireGenerationLevel } from "./generatedSequence.js";
 import { generateSequentially } from "./onnxGeneration.js";
 import type {

@@ -47,7 +47,7 @@ export async function generateSequentially(
     for (let step = 0; step < s.maxTokens && !b.done; step++) {
       signal?.throwIfAborted();
       const row = await engine.nextLogProbs([...head, ...b.ids]);
-      const token = pick(Array.from(row, (lp, t) => [t, lp] as [number, number]));
+      const token = pick(row);
       if (token === engine.eos) {
         b.end("eos");
         break;

@@ -9,7 +9,7 @@ import type { Agent } from "undici";
 import { CalibkitError, type AccessLevel } from "../api/index.js";
 import { requireLevel } from "./accessLevel.js";
 import { AdapterDisposedError, AdapterError } from "./errors.js";
-import { sampleSeed } from "./llamaSampling.js";
+import { sampleSeed } from "./seededSampler.js";
 import { chatBodyFor, completionFromChat } from "./openAIChatFallback.js";
 import { continuationLogProb, firstTokenFromTopK, legacyLogprobs } from "./openAILogprobs.js";
 import {

@@ -3,7 +3,8 @@
 // one request per sample, each with its own seed. Log-probabilities are read in either shape (openAILogprobs).
 import type { CompletionResponse } from "../api/index.js";
 import { AdapterError } from "./errors.js";
-import { generationSeed, type GenerationSettings } from "./generatedSequence.js";
+import type { GenerationSettings } from "./generatedSequence.js";
+import { sampleSeed } from "./seededSampler.js";
 import { legacyLogprobs } from "./openAILogprobs.js";
 import type { GeneratedSequence, GenerationResult } from "./types.js";
 
@@ -103,7 +104,7 @@ export async function generateOnServer(server: GenerationServer, prompt: string,
     }
     if (got.length === s.samples) return got;
     return pooled(s.samples, server.concurrency, async (i) =>
-      read(await server.post({ ...sampling, seed: generationSeed(s.seed, i) }))[0]!);
+      read(await server.post({ ...sampling, seed: sampleSeed(s.seed, i) }))[0]!);
   })();
   const [greedy, samples] = await Promise.all([greedyCall, samplesCall]);
   return { greedy, samples };
