@@ -20,6 +20,7 @@ export * from "./evaluate.js";
 export * from "./evaluateJson.js";
 export * from "./guarantees.js";
 export * from "./profile.js";
+export * from "./claimLabel.js";
 export * from "./monitor.js";
 export * from "./backends.js";
 export * from "./errorBody.js";

@@ -143,3 +143,7 @@ export { calibratedToJSON, calibratedFromJSON } from "./serialize.js";
 export { expectedCalibrationError, brierScore, logLoss, LOG_LOSS_EPS } from "./calibrationMetrics.js";
 export { labelRank, smallestTopK, topKSet, cumulativeMassSet } from "./baselineSets.js";
 export { coverageByStratum, worstStratumCoverage, type StratumCoverage } from "./stratifiedCoverage.js";
+
+// what the service and a client reproducing its answers calibrate alike: claim examples, rebuild prefixes
+export { scoreClaims, claimUniforms, claimExample, type ClaimSample } from "./claimExamples.js";
+export { rebuildPrefix, nextPrefix, sizeStep, WHOLE_POOL_UP_TO, MIN_STEP, VENN_ABERS_WINDOW } from "./rebuildSteps.js";
