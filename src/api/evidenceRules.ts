@@ -86,12 +86,16 @@ function listed(names: string[], quoted = true): string {
   return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
 }
 
+const sameNames = (keys: readonly string[], expected: readonly string[]): boolean =>
+  keys.length === expected.length && keys.every((k, i) => k === expected[i]);
+
 function checkProbabilities(
   map: Record<string, number>, expected: string[] | undefined, path: (string | number)[], what: string,
 ): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const keys = Object.keys(map);
-  if (expected) {
+  // The names in the expected order (what a client usually sends) hold them all and nothing else.
+  if (expected && !sameNames(keys, expected)) {
     // A set of the expected names: `includes` per key made this quadratic in the number of options.
     const known = new Set(expected);
     const missing = expected.filter((k) => !Object.hasOwn(map, k));
@@ -103,7 +107,7 @@ function checkProbabilities(
       issues.push({ path, message: `must hold one probability per ${what} (${listed(expected, false)}); it ${parts.join(" and ")}` });
       return issues;
     }
-  } else if (keys.length < 2) {
+  } else if (!expected && keys.length < 2) {
     issues.push({ path, message: `must hold a probability for at least 2 ${what}s` });
     return issues;
   }
@@ -125,21 +129,23 @@ export function evidenceIssues(
     return [{ path: [...path, "evidence"], message: `is required at ${level} for a ${query.type} query (with ${required.join(", ")}) because the backend is client_evidence` }];
   }
   const issues: RuleIssue[] = [];
-  const allowed = new Set([...required, ...optionalEvidenceKeys(query.type, level)]);
+  const optional = optionalEvidenceKeys(query.type, level);
+  const allowed = (key: keyof Evidence) => required.includes(key) || optional.includes(key);
   for (const key of required) {
     if (evidence[key] === undefined) {
       issues.push({ path: [...path, "evidence", key], message: `is required for a ${query.type} query at ${level}` });
     }
   }
   for (const key of EVIDENCE_KEYS) {
-    if (evidence[key] !== undefined && !allowed.has(key)) {
-      issues.push({ path: [...path, "evidence", key], message: `is not sent for a ${query.type} query at ${level} (spec 2.3 lists ${[...allowed].join(", ")})` });
+    if (evidence[key] !== undefined && !allowed(key)) {
+      const listed = [...new Set([...required, ...optional])].join(", ");
+      issues.push({ path: [...path, "evidence", key], message: `is not sent for a ${query.type} query at ${level} (spec 2.3 lists ${listed})` });
     }
   }
-  if (evidence.option_probabilities && allowed.has("option_probabilities")) {
+  if (evidence.option_probabilities && allowed("option_probabilities")) {
     issues.push(...checkProbabilities(evidence.option_probabilities, expectedOptionNames(query, context), [...path, "evidence", "option_probabilities"], "option"));
   }
-  if (evidence.level_probabilities && query.type === "interval" && allowed.has("level_probabilities")) {
+  if (evidence.level_probabilities && query.type === "interval" && allowed("level_probabilities")) {
     issues.push(...checkProbabilities(evidence.level_probabilities, query.levels.map(String), [...path, "evidence", "level_probabilities"], "level"));
   }
   return issues;

@@ -2,9 +2,8 @@
 // parse helpers that throw ValidationError with every offending field.
 import { dottedPath, fieldIssues, parseOrThrow } from "./validate.js";
 import { ValidationError } from "./errors.js";
-import { evaluateRequestSchema, evaluateRuleIssuesOf, type EvaluateRequest } from "./evaluate.js";
-import { fastEvaluateRequestShape, fastRulesHold, type FastPathOptions } from "./evaluateFastPath.js";
-import { evaluateRuleIssues } from "./evidenceRules.js";
+import { evaluateRuleIssuesOf, type EvaluateRequest } from "./evaluate.js";
+import { compiledEvaluateRequestSchema } from "./evaluateCompiled.js";
 import { evaluateBoundIssues } from "./limits.js";
 import { createProfileRequestSchema, examplesRequestSchema, type CreateProfile, type ExamplesRequest } from "./profile.js";
 import { batchSendRequestSchema, sendRequestSchema, type BatchSendRequest, type SendRequest } from "./mail.js";
@@ -21,6 +20,7 @@ export * from "./evaluate.js";
 export * from "./evaluateJson.js";
 export * from "./guarantees.js";
 export * from "./profile.js";
+export * from "./claimLabel.js";
 export * from "./monitor.js";
 export * from "./backends.js";
 export * from "./errorBody.js";
@@ -40,18 +40,11 @@ export function checkEvaluateBounds(value: unknown): void {
   }
 }
 
-/**
- * Parses an evaluate request; the error names every offending field, schema and rule alike. `parsedJson`: the
- * value is JSON.parse output, which spares the fast path some checks.
- */
-export function parseEvaluateRequest(value: unknown, options?: FastPathOptions): EvaluateRequest {
+/** Parses an evaluate request; the error names every offending field, schema and rule alike. */
+export function parseEvaluateRequest(value: unknown): EvaluateRequest {
   // The bounds first: a request beyond them is refused before any walk that grows with it.
   checkEvaluateBounds(value);
-  // The common request (client evidence, set queries) has a fast path that returns what the schema would;
-  // whatever it does not cover, or does not pass the evaluate rules, is parsed by the schema as before.
-  const fast = fastEvaluateRequestShape(value, options) as EvaluateRequest | undefined;
-  if (fast !== undefined && (fastRulesHold(fast) || evaluateRuleIssues(fast).length === 0)) return fast;
-  const result = evaluateRequestSchema.safeParse(value);
+  const result = compiledEvaluateRequestSchema().safeParse(value);
   if (result.success) return result.data;
   const issues = fieldIssues(result.error);
   for (const rule of evaluateRuleIssuesOf(value)) {

@@ -4,10 +4,10 @@
 // one target decided together, as one Benjamini–Hochberg batch.
 import type { BeliefQuery, GateQuery } from "../api/index.js";
 import {
-  calibrateBelief, calibrateGate, calibrateGateSorted, decide, decideBatch, extendGateScores, gateLossWeights, gateMinimumN, minimumN, NO_GATE_SCORES, predictBelief,
+  calibrateBelief, calibrateGate, calibrateGateSorted, decide, decideBatch, extendGateScores, gateLossWeights, gateMinimumN, minimumN, NO_GATE_SCORES, predictBelief, rebuildPrefix, VENN_ABERS_WINDOW,
   type CalibratedBelief, type CalibratedGate, type GateDecision,
 } from "../conformal/index.js";
-import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, rebuildPrefix, VENN_ABERS_WINDOW, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
+import { fromSamples, methodName, namePool, probabilitiesOf, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
 
 function scoresAndLabels(rows: Float64Array, labels: Int32Array): { scores: Float64Array; binary: Uint8Array } {
   const scores = new Float64Array(labels.length);

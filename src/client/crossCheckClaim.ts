@@ -1,9 +1,9 @@
 // Local recomputation of claim answers (conformal factuality, Mohri & Hashimoto 2024): the response's claims
 // scored as the service scores them (the client's own scores at L2+, else sample agreement), filtered by the
 // threshold calibrated on the profile's labelled claims, ties broken by the service's seeded uniforms.
-import type { ClaimQuery, Evidence } from "../api/index.js";
+import { labelledClaims, type ClaimQuery, type Evidence } from "../api/index.js";
 import {
-  agreementFrequencies, calibrateClaims, filterClaims, minimumN, normalizeClaimText, rngFromString, splitIntoClaims,
+  calibrateClaims, claimExample, filterClaims, minimumN, rngFromString, scoreClaims, splitIntoClaims,
   type CalibratedClaims, type LabelledClaim,
 } from "../conformal/index.js";
 import { exampleEvidence, predictionSeedText, profileFields, type LocalEngine, type LocalResult } from "./crossCheckEvidence.js";
@@ -16,37 +16,6 @@ function responseClaims(evidence: Evidence): string[] {
   return splitIntoClaims(typeof first === "string" ? first : first.text);
 }
 
-/** Each claim's score: the client's own score of the same normalised text, else the samples' agreement. */
-export function claimScores(evidence: Evidence, claims: readonly string[]): { scores: Float64Array; client: boolean } {
-  const samples = evidence.samples ?? [];
-  const own = new Map<string, number>();
-  for (const s of samples) {
-    if (typeof s === "string") continue;
-    for (const c of s.claims ?? []) if (!own.has(normalizeClaimText(c.text))) own.set(normalizeClaimText(c.text), c.score);
-  }
-  const agreement = agreementFrequencies(claims, samples.map((s) => (typeof s === "string" ? s : s.claims ? s.claims.map((c) => c.text) : s.text)));
-  let client = own.size > 0;
-  const scores = Float64Array.from(claims, (text, i) => {
-    const score = own.get(normalizeClaimText(text));
-    if (score === undefined) client = false;
-    return score ?? agreement[i]!;
-  });
-  return { scores, client };
-}
-
-function labelledClaims(label: unknown): { text: string; correct: boolean }[] | undefined {
-  const claims = (label as { claims?: unknown } | null)?.claims;
-  if (!label || typeof label !== "object" || !Array.isArray(claims)) return undefined;
-  return claims.filter((c): c is { text: string; correct: boolean } =>
-    !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean");
-}
-
-/** The u of each claim of the example stored at `position` (the service's tie-breaking seeds, docs/service.md). */
-function claimUniforms(profile: string, position: number, count: number): Float64Array {
-  const rng = rngFromString(`${profile}#claims@${position}`);
-  return Float64Array.from({ length: count }, () => rng());
-}
-
 function claimExamples(engine: LocalEngine): { claims: LabelledClaim[][]; uniforms: Float64Array[] } {
   return engine.cached("claims", () => {
     const claims: LabelledClaim[][] = [];
@@ -55,9 +24,9 @@ function claimExamples(engine: LocalEngine): { claims: LabelledClaim[][]; unifor
       const labelled = labelledClaims(example.label);
       const evidence = exampleEvidence(example);
       if (!labelled || !evidence?.samples) return;
-      const { scores } = claimScores(evidence, labelled.map((c) => c.text));
-      claims.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
-      uniforms.push(claimUniforms(engine.profile.name, position, labelled.length));
+      const scored = claimExample(labelled, evidence.samples, engine.profile.name, position);
+      claims.push(scored.claims);
+      uniforms.push(scored.uniforms);
     });
     return { claims, uniforms };
   });
@@ -68,7 +37,7 @@ export function localClaimAnswer(engine: LocalEngine, name: string, query: Claim
   if (!evidence?.samples) return { unchecked: `query ${name} has no samples` };
   const alpha = query.alpha ?? engine.profile.alpha;
   const texts = responseClaims(evidence);
-  const { scores, client } = claimScores(evidence, texts);
+  const { scores, client } = scoreClaims(evidence.samples, texts);
   const { claims: examples, uniforms } = claimExamples(engine);
   const base = {
     ...profileFields(engine), alpha, n: examples.length,

@@ -2,7 +2,7 @@
 // probabilities out of evidence as the service reads them (option maps, else sample frequencies at L0), and the
 // calibration pool of examples over a fixed list of names (docs/service.md, "Reproducing answers").
 import type { Evidence, ExampleRecord, Profile } from "../api/index.js";
-import { calibrateSet, rngFromString, type CalibratedSet } from "../conformal/index.js";
+import { calibrateSet, rebuildPrefix, rngFromString, type CalibratedSet } from "../conformal/index.js";
 
 export interface LocalEngine {
   readonly profile: Pick<Profile, "name" | "version" | "method" | "alpha" | "set_pooling">;
@@ -105,21 +105,6 @@ export function namePool(engine: LocalEngine, names: readonly string[], booleanN
 
 /** The service's method name, marked when the probabilities were sample frequencies. */
 export const methodName = (method: string, estimated: boolean): string => (estimated ? `${method} (sample frequencies)` : method);
-
-/**
- * Rows of a pool of n that the service's rebuilt calibrations (Venn–Abers, RAPS, gates with fractional losses)
- * use: all up to 2,048, then the last step boundary but one, steps of max(1,024, 2^(⌊log2 n⌋ − 3)) rows
- * (docs/service.md, "Large profiles").
- */
-export const WHOLE_POOL_UP_TO = 2_048;
-const MIN_STEP = 1_024;
-/** Venn–Abers beliefs use the last 131,072 rows of the prefix at most. */
-export const VENN_ABERS_WINDOW = 131_072;
-export function rebuildPrefix(n: number): number {
-  if (n <= WHOLE_POOL_UP_TO) return n;
-  const step = Math.max(MIN_STEP, 2 ** (Math.floor(Math.log2(n)) - 3));
-  return Math.max(WHOLE_POOL_UP_TO, Math.floor(n / step) * step - step);
-}
 
 /** The u of the examples at these stored positions: `${profile}#${position}` (set, judge-stage and interval calibrations). */
 export const positionUniforms = (profile: string, positions: Int32Array): Float64Array =>

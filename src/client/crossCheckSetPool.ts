@@ -3,9 +3,9 @@
 // width, each over its own names sorted), or those with the query's number of options (`by_option_count`); and
 // their calibration and Venn–Abers beliefs with the service's seeds.
 import {
-  calibrateOptionBeliefs, calibrateOptionBeliefsPooled, calibrateSet, rngFromString, type CalibratedOptionBeliefs, type CalibratedSet,
+  calibrateOptionBeliefs, calibrateOptionBeliefsPooled, calibrateSet, rebuildPrefix, rngFromString, VENN_ABERS_WINDOW, type CalibratedOptionBeliefs, type CalibratedSet,
 } from "../conformal/index.js";
-import { exactLabelName, exactPool, exampleEvidence, positionUniforms, rebuildPrefix, serviceSetCalibration, VENN_ABERS_WINDOW, type LocalEngine } from "./crossCheckEvidence.js";
+import { exactLabelName, exactPool, exampleEvidence, positionUniforms, serviceSetCalibration, type LocalEngine } from "./crossCheckEvidence.js";
 
 export interface LocalSetPool {
   /** Rows, each over its example's own option names (sorted). */

@@ -66,7 +66,7 @@ const keyText = (k: EvidenceKey) => JSON.stringify([k.fingerprint, k.promptHash,
 /**
  * Every statement the cache runs, prepared once when the file is opened and kept for the connection's life:
  * on Node 24 better-sqlite3 12 can abort the process when a dropped statement is collected at the wrong moment
- * (src/store/sqliteWorker.js), so no call prepares one of its own.
+ * (src/store/sqliteWorker.ts), so no call prepares one of its own.
  */
 function prepareStatements(db: Database.Database) {
   const prune = (model: boolean, before: boolean) => {

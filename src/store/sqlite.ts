@@ -1,6 +1,6 @@
 // The embedded engine: one SQLite file through better-sqlite3 (a maintained driver, compiled at install;
 // docs/storage.md). WAL journal with synchronous=FULL: a commit is fsynced before it resolves. The driver is
-// synchronous, so what waits runs on a thread of its own (sqliteWorker.js): the write connection, where
+// synchronous, so what waits runs on a thread of its own (sqliteWorker.ts): the write connection, where
 // every transaction runs, one after another as queued here, and with it every fsync, lock wait and BLOB
 // write. Reads outside a transaction go to a second, read-only connection on the event loop: in WAL mode a
 // reader waits for no lock and no disk write, it reads the last committed state (never a transaction's
@@ -23,7 +23,7 @@ export class SqliteEngine implements SqlEngine {
   private tail: Promise<unknown> = Promise.resolve();
   /**
    * Read statements as prepared, with the order `$n` parameters take as SQLite's positional `?`; kept for the
-   * connection's life, never dropped (sqliteWorker.js says why: better-sqlite3 12 on Node 24).
+   * connection's life, never dropped (sqliteWorker.ts says why: better-sqlite3 12 on Node 24).
    */
   private readonly statements = new Map<string, { statement: Database.Statement; order: number[] }>();
   private readonly listeners: ((payload: string) => void)[] = [];

@@ -1,5 +1,5 @@
 // The messages between the embedded engine on the event loop (sqlite.ts, sqliteThread.ts) and the thread
-// that owns its write connection (sqliteWorker.js). Errors cross as plain objects: a structured clone keeps no
+// that owns its write connection (sqliteWorker.ts). Errors cross as plain objects: a structured clone keeps no
 // class, so the engine side rebuilds them with their driver code (SQLITE_FULL, SQLITE_CONSTRAINT_UNIQUE, …),
 // which is what classifyStoreError and isUniqueViolation read.
 
@@ -26,10 +26,7 @@ export interface PlainError {
   code?: string | undefined;
 }
 
-/**
- * BLOBs from this size on cross between the threads by transfer rather than copy (a checkpoint's pools);
- * sqliteWorker.js keeps its own copy of this rule (it runs without the TypeScript source).
- */
+/** BLOBs from this size on cross between the threads by transfer rather than copy (a checkpoint's pools). */
 export const TRANSFER_BYTES = 64 * 1024;
 
 /** The ArrayBuffers among `values` that may be moved to the other thread: large, and wholly one view's. */

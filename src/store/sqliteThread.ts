@@ -1,4 +1,4 @@
-// The event loop's side of the SQLite write thread (sqliteWorker.js): requests as promises, in the order
+// The event loop's side of the SQLite write thread (sqliteWorker.ts): requests as promises, in the order
 // they were sent. A thread that stops without being closed (an uncaught error in it, a terminate)
 // fails what it still had to answer with StoreUnavailableError (503 and retry-after, never a hang), and
 // ThreadSlot starts a new one for the next caller. The thread holds the process open only while it owes
@@ -7,8 +7,21 @@ import { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "./errors.js";
 import { rebuiltError, type Reply, type RequestBody, type WorkerData } from "./sqliteProtocol.js";
 
-/** Resolves from dist/store/ and src/store/ alike: the worker is plain JavaScript in both. */
-const WORKER_FILE = new URL("./sqliteWorker.js", import.meta.url);
+/** Compiled (dist/) or run from the source (tsx, vitest): the worker beside this module is then TypeScript too. */
+const FROM_SOURCE = new URL(import.meta.url).pathname.endsWith(".ts");
+
+/**
+ * The write thread. Never with the parent's execArgv (vitest's are no loader a thread can use). From the source,
+ * Node 20 runs no loader hook (an --import in execArgv neither) on a thread's entry file, so the entry is a
+ * bootstrap that registers tsx's loader (a development dependency, there whenever the source runs) in the
+ * thread and then imports sqliteWorker.ts.
+ */
+function startWorker(data: WorkerData): Worker {
+  if (!FROM_SOURCE) return new Worker(new URL("./sqliteWorker.js", import.meta.url), { workerData: data, execArgv: [] });
+  const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+  const worker = JSON.stringify(new URL("./sqliteWorker.ts", import.meta.url).href);
+  return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${worker}); });`, { eval: true, workerData: data, execArgv: [] });
+}
 
 interface Waiting {
   resolve: (value: unknown) => void;
@@ -33,8 +46,7 @@ export class SqliteThread {
 
   /** Starts a thread and opens its connection; rejects with the driver's error when the file cannot be opened. */
   static async start(data: WorkerData): Promise<SqliteThread> {
-    // No execArgv of the parent's (tsx's or vitest's loaders): the worker is plain JavaScript and starts bare.
-    const thread = new SqliteThread(new Worker(WORKER_FILE, { workerData: data, execArgv: [] }));
+    const thread = new SqliteThread(startWorker(data));
     const opened = new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject }));
     try {
       await opened;

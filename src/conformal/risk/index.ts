@@ -33,6 +33,8 @@ export {
   type ClaimUniforms,
 } from "./claimFiltering.js";
 export { agreementFrequencies, normalizeClaimText, splitIntoClaims } from "./claimAgreement.js";
+// claim examples as the service calibrates on them and a client recomputes them
+export { scoreClaims, claimUniforms, claimExample, type ClaimSample } from "./claimExamples.js";
 export { judgeStage, judgeCascade, HUMAN_QUEUE, type JudgeStageInput, type JudgeStep, type JudgeOutcome } from "./judgeCascade.js";
 export {
   calibrateRoute,

@@ -2,12 +2,15 @@
 // (the pool grows by the batch, like pools.ts), and the conformal-factuality threshold extended with each
 // batch's example scores (extendClaims: exactly what calibrateClaims on all of them gives). Tied claim scores
 // are broken by a u per claim seeded from the example's stored position, so a client reproduces them.
+import { labelledClaims } from "../../api/index.js";
 import type { ProfileState } from "../profiles/profileState.js";
-import { claimScores } from "./claimScores.js";
-import { calibrateClaims, extendClaims, rngFromString, type CalibratedClaims, type LabelledClaim } from "./conformal.js";
+import { calibrateClaims, claimExample, extendClaims, type CalibratedClaims, type LabelledClaim } from "./conformal.js";
 import { exampleEvidence } from "./evidence.js";
 import { extended } from "./extended.js";
 import { cached } from "./pools.js";
+
+/** Read from the wire format (api/claimLabel.ts); offered here too, where the claim pool is built. */
+export { labelledClaims };
 
 interface GrowingClaims {
   /** Examples scanned so far (positions 0 … scanned − 1). */
@@ -15,12 +18,6 @@ interface GrowingClaims {
   claims: LabelledClaim[][];
   /** One tie-breaking u per claim, fixed by the example's stored position (claimUniforms). */
   uniforms: Float64Array[];
-}
-
-/** The tie-breaking uniforms of the claims of the example stored at `position`: one draw each, in order. */
-export function claimUniforms(profile: string, position: number, count: number): Float64Array {
-  const rng = rngFromString(`${profile}#claims@${position}`);
-  return Float64Array.from({ length: count }, () => rng());
 }
 
 const growing = new WeakMap<ProfileState, GrowingClaims>();
@@ -35,9 +32,9 @@ export function claimExamples(profile: ProfileState): { n: number; claims: reado
       const labelled = labelledClaims(example.label);
       const evidence = exampleEvidence(example);
       if (!labelled || !evidence?.samples) continue;
-      const { scores } = claimScores(evidence, labelled.map((c) => c.text));
-      pool.claims.push(labelled.map((c, i) => ({ score: scores[i]!, correct: c.correct })));
-      pool.uniforms.push(claimUniforms(profile.name, pool.scanned, labelled.length));
+      const { claims, uniforms } = claimExample(labelled, evidence.samples, profile.name, pool.scanned);
+      pool.claims.push(claims);
+      pool.uniforms.push(uniforms);
     }
     return { n: pool.claims.length, claims: pool.claims, uniforms: pool.uniforms };
   });
@@ -50,13 +47,4 @@ export function claimCalibration(profile: ProfileState, alpha: number, tieBreak 
   const u = (from: number) => (tieBreak ? uniforms.slice(from, n) : undefined);
   return cached(profile, key, () =>
     extended(profile, key, n, () => calibrateClaims(claims.slice(0, n), { alpha, ...(tieBreak ? { uniforms: u(0)! } : {}) }), (last, from) => extendClaims(last, claims.slice(from, n), u(from))));
-}
-
-/** The well-formed claims of a claim label, or undefined when the label is not one. */
-export function labelledClaims(label: unknown): { text: string; correct: boolean }[] | undefined {
-  const claims = (label as { claims?: unknown } | null)?.claims;
-  if (!label || typeof label !== "object" || !Array.isArray(claims)) return undefined;
-  return claims.filter(
-    (c): c is { text: string; correct: boolean } => !!c && typeof (c as { text?: unknown }).text === "string" && typeof (c as { correct?: unknown }).correct === "boolean",
-  );
 }

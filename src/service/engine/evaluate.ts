@@ -7,8 +7,6 @@ import { evaluateInSlices, SLICED_BODY_BYTES } from "./evaluateSlices.js";
 
 export type { EvaluateDeps } from "./answer.js";
 
-const PARSED_JSON = Object.freeze({ parsedJson: true });
-
 /**
  * The response, at once when every query is answered from evidence in hand; a promise when a backend is called
  * or the request is large. `body` is the request body as JSON.parse returned it, `bodyBytes` its size;
@@ -16,7 +14,7 @@ const PARSED_JSON = Object.freeze({ parsedJson: true });
  */
 export function evaluate(body: unknown, deps: EvaluateDeps, requestId: string, bodyBytes = 0): ServiceResponse | Promise<ServiceResponse> {
   if (bodyBytes >= SLICED_BODY_BYTES) return evaluateInSlices(body, deps, requestId);
-  const answered = answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps, requestId);
+  const answered = answerRequest(parseEvaluateRequest(body), deps, requestId);
   return answered instanceof Promise ? answered.then(respond) : respond(answered);
 }
 

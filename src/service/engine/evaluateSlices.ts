@@ -12,7 +12,6 @@ const ENTRIES_PER_SLICE = 2000;
 /** Queries per slice: a query the schema refuses costs about a millisecond to describe, whatever its size. */
 const QUERIES_PER_SLICE = 16;
 
-const PARSED_JSON = Object.freeze({ parsedJson: true });
 const nextTurn = () => new Promise<void>((ok) => setImmediate(ok));
 
 const sizeOf = (value: unknown): number => {
@@ -32,7 +31,7 @@ export async function evaluateInSlices(body: unknown, deps: EvaluateDeps, reques
   const queries = (body as { queries?: unknown } | null)?.queries;
   if (typeof body !== "object" || body === null || typeof queries !== "object" || queries === null || Array.isArray(queries) || sizeOf(queries) === 0) {
     // Nothing to slice: the ordinary path says what is wrong.
-    const answered = await answerRequest(parseEvaluateRequest(body, PARSED_JSON), deps, requestId);
+    const answered = await answerRequest(parseEvaluateRequest(body), deps, requestId);
     return respond(answered);
   }
   // The bounds of the whole request (the number of queries first); each slice's parse checks its queries' own.
@@ -53,7 +52,7 @@ export async function evaluateInSlices(body: unknown, deps: EvaluateDeps, reques
     if (entries < ENTRIES_PER_SLICE && ++count < QUERIES_PER_SLICE && i < names.length - 1) continue;
     await nextTurn();
     try {
-      requests.push(parseEvaluateRequest({ ...body, queries: part }, PARSED_JSON));
+      requests.push(parseEvaluateRequest({ ...body, queries: part }));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
       for (const issue of err.issues) if (!issues.some((i) => i.field === issue.field && i.message === issue.message)) issues.push(issue);

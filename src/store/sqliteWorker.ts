@@ -1,45 +1,30 @@
-// @ts-check
 // The embedded engine's write connection on a thread of its own (sqlite.ts): every transaction runs here.
 // The driver is synchronous: here its waits — the fsync of every COMMIT, another process's lock, a large
-// BLOB — hold this thread, never the event loop that answers requests. Plain JavaScript (type-checked through JSDoc) so that
-// Node starts it as it is, from dist/ and from src/ alike, under tsx, vitest or neither, with no loader.
-// Messages: sqliteProtocol.ts.
+// BLOB — hold this thread, never the event loop that answers requests. Started by sqliteThread.ts: compiled,
+// from dist/, or from the source through tsx's loader. Messages: sqliteProtocol.ts.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { transferable, type PlainError, type Reply, type Request, type WorkerData } from "./sqliteProtocol.js";
 
-/** @typedef {import("./sqliteProtocol.js").Request} Request */
-/** @typedef {import("./sqliteProtocol.js").Reply} Reply */
-/** @typedef {import("./sqliteProtocol.js").PlainError} PlainError */
-
+if (!parentPort) throw new Error("sqliteWorker runs as a worker thread of the SQLite engine");
 const port = parentPort;
-if (!port) throw new Error("sqliteWorker.js runs as a worker thread of the SQLite engine");
-const { file, busyMs } = /** @type {import("./sqliteProtocol.js").WorkerData} */ (workerData);
+const { file, busyMs } = workerData as WorkerData;
 
-/** As TRANSFER_BYTES in sqliteProtocol.ts. */
-const TRANSFER_BYTES = 64 * 1024;
-
-/** @param {unknown} err @returns {PlainError} */
-function plainError(err) {
+function plainError(err: unknown): PlainError {
   if (!(err instanceof Error)) return { name: "Error", message: String(err) };
-  const code = /** @type {{ code?: unknown }} */ (err).code;
+  const code = (err as { code?: unknown }).code;
   return { name: err.name, message: err.message, code: typeof code === "string" ? code : undefined };
 }
 
-/** @param {Reply} reply @param {unknown[]} [rows] rows whose large BLOBs are moved rather than copied */
-function send(reply, rows) {
-  /** @type {ArrayBuffer[]} */
-  const moved = [];
-  for (const row of rows ?? []) {
-    for (const v of Object.values(/** @type {object} */ (row))) {
-      if (v instanceof Uint8Array && v.byteLength >= TRANSFER_BYTES && v.byteOffset === 0 && v.buffer.byteLength === v.byteLength && v.buffer instanceof ArrayBuffer) moved.push(v.buffer);
-    }
-  }
-  if (moved.length === 0) return port?.postMessage(reply);
+/** Sends a reply; the large BLOBs of `rows` are moved rather than copied. */
+function send(reply: Reply, rows?: readonly unknown[]): void {
+  const moved = rows ? transferable(rows.flatMap((row) => Object.values(row as object))) : [];
+  if (moved.length === 0) return port.postMessage(reply);
   try {
-    port?.postMessage(reply, moved);
+    port.postMessage(reply, moved);
   } catch {
     // A buffer the runtime will not hand over (one it allocated for itself): copied then.
-    port?.postMessage(reply);
+    port.postMessage(reply);
   }
 }
 
@@ -48,32 +33,29 @@ function send(reply, rows) {
  * drops one per call): on Node 24, better-sqlite3 12 aborts the process when it garbage-collects a statement
  * at a moment Node has no current environment (its issue #1515; version 13 needs Node 22). The store's
  * statements are a small fixed set.
- * @type {Database.Statement[]}
  */
-const kept = [];
-/** @param {Database.Database} db @param {string} text */
-function keep(db, text) {
+const kept: Database.Statement[] = [];
+function keep(db: Database.Database, text: string): Database.Statement {
   const statement = db.prepare(text);
   kept.push(statement);
   return statement;
 }
 
-/** @type {Database.Statement | undefined} */
-let dataVersion;
+let dataVersion: Database.Statement | undefined;
 
 /** The connection, or undefined (and the thread ending) when the file cannot be opened. */
-function open() {
+function open(): Database.Database | undefined {
   try {
     const db = new Database(file, { timeout: busyMs });
     keep(db, "PRAGMA journal_mode = WAL").get();
     keep(db, "PRAGMA synchronous = FULL").run();
     keep(db, "PRAGMA foreign_keys = ON").run();
     dataVersion = keep(db, "PRAGMA data_version").pluck();
-    port?.postMessage({ id: 0, value: "open" });
+    port.postMessage({ id: 0, value: "open" });
     return db;
   } catch (err) {
-    port?.postMessage({ id: 0, error: plainError(err) });
-    port?.close();
+    port.postMessage({ id: 0, error: plainError(err) });
+    port.close();
     return undefined;
   }
 }
@@ -81,16 +63,13 @@ function open() {
 const db = open();
 
 /** Statements as prepared, with the order `$n` parameters take as SQLite's positional `?`. */
-/** @type {Map<string, { statement: Database.Statement, order: number[] }>} */
-const statements = new Map();
+const statements = new Map<string, { statement: Database.Statement; order: number[] }>();
 
-/** @param {Database.Database} db @param {string} text */
-function prepared(db, text) {
+function prepared(db: Database.Database, text: string): { statement: Database.Statement; order: number[] } {
   let s = statements.get(text);
   if (!s) {
-    /** @type {number[]} */
-    const order = [];
-    const rewritten = text.replace(/\$(\d+)/g, (_, n) => {
+    const order: number[] = [];
+    const rewritten = text.replace(/\$(\d+)/g, (_, n: string) => {
       order.push(Number(n) - 1);
       return "?";
     });
@@ -100,14 +79,12 @@ function prepared(db, text) {
   return s;
 }
 
-/** @param {number[]} order @param {readonly unknown[]} params */
-const values = (order, params) => order.map((i) => {
+const values = (order: readonly number[], params: readonly unknown[]): unknown[] => order.map((i) => {
   const v = params[i];
   return typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v;
 });
 
-/** @param {Database.Database} db @param {Request} req */
-function answer(db, req) {
+function answer(db: Database.Database, req: Request): void {
   // Statements run only inside the transaction the engine began: had SQLite rolled it back by itself (a
   // full disk can), the rest must fail rather than commit one by one.
   if ((req.op === "all" || req.op === "run" || req.op === "many") && !db.inTransaction) {
@@ -148,12 +125,12 @@ function answer(db, req) {
     case "close":
       db.close();
       send({ id: req.id, value: null });
-      return port?.close();
+      return port.close();
   }
 }
 
 if (db) {
-  port.on("message", (/** @type {Request} */ req) => {
+  port.on("message", (req: Request) => {
     try {
       answer(db, req);
     } catch (err) {
