@@ -19,7 +19,7 @@ export type { Figure } from "./charts/chart.js";
 export type { BaselineRow, ForecastCalibration, RunStatistics } from "./runStatistics.js";
 export type { BaselineOverRepeats, CellStatistics, ForecastOverRepeats, Spread, StratumOverRepeats } from "./repeatStatistics.js";
 export { overRepeats, spreadOf } from "./repeatStatistics.js";
-export type { GenerationSection, QueryRunSummary, QuerySection } from "./querySummary.js";
+export type { GenerationSection, QueryRunSummary, QuerySection, ScorerGuarantee } from "./querySummary.js";
 export { escapeHtml } from "./html.js";
 
 /** The report's figures, in page order; ids are stable (tests and links use them). */

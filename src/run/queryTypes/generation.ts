@@ -27,7 +27,7 @@ const CLAIM_SCORE = "claim frequency across the answers (Mohri & Hashimoto)";
 /** Scorers computed only when named: Verbalized1S reads a confidence the prompt must ask the model to state. */
 const ON_REQUEST = new Set(["Verbalized1S"]);
 
-interface ItemDetail extends ScoredGrade {
+export interface ItemDetail extends ScoredGrade {
   line: Pick<ItemLine, "id" | "prompt" | "greedy" | "samples" | "correct" | "grader" | "scores" | "evidence">;
 }
 
@@ -36,7 +36,10 @@ export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer):
   return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
 }
 
-export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): Driver {
+/** A free-form driver, and what its prepare step graded and scored (a suite reads every scorer from it: bench/generationCells.ts). */
+export type GenerationDriver = Driver & { scored(): ReadonlyMap<string, ItemDetail>; scorers(): readonly Scorer[] };
+
+export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): GenerationDriver {
   const base = type === "gate" ? gateDriver : type === "belief" ? beliefDriver : claimDriver;
   const [yes, no] = type === "gate" ? ["pass", "fail"] : ["yes", "no"];
   const task = GENERATION_TASKS[gen.task];
@@ -77,6 +80,8 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
 
   return {
     type, kinds: ["generation"], clientEvidence: true, needsStages: false,
+    scored: () => details,
+    scorers: () => computed,
     async profileFields(ctx) {
       await preparePrompts(ctx);
       return { prompt_template_hash: profileHash() };
@@ -141,7 +146,9 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
       const grades = [...details.entries()];
       const test = grades.filter(([id]) => testIds.has(id)).map(([, d]) => d);
       const calibration = grades.filter(([id]) => !testIds.has(id)).map(([, d]) => d);
-      const metrics = scorerMetrics(computed, calibration, test);
+      const metrics = scorerMetrics(computed, calibration, test, type === "claim" ? undefined : {
+        type, target: ctx.target ?? ctx.alpha, guarantee: ctx.guarantee ?? "risk", delta: ctx.delta ?? 0.1, seed: options.seed,
+      });
       // A claim run's claims are scored by their frequency across the answers; the scorers rank the whole answers.
       const chosen = type === "claim" ? undefined : metrics.find((m) => m.scorer === scorer.name)!;
       const grader = `${task.name}: ${[...graders].join(", ")}`;
