@@ -74,5 +74,5 @@ export async function writeReport(outDir: string, summary: RunSummary | QueryRun
   await writeFile(reportPath, "section" in summary ? queryPageOf(summary) : renderReport(summary));
   return { summaryPath, reportPath };
 }
-export type { BenchEvidence, BenchFailure, BenchRow, BenchSummary } from "./benchSummary.js";
+export type { BenchEvidence, BenchFailure, BenchGenerationRow, BenchRow, BenchSummary } from "./benchSummary.js";
 export { benchPageOf, BENCH_FIGURE_IDS } from "./benchHtml.js";

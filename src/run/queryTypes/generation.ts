@@ -25,7 +25,7 @@ import type { Driver, DriverContext, Prepared } from "./types.js";
 const CLAIM_SCORE = "claim frequency across the answers (Mohri & Hashimoto)";
 
 /** Scorers computed only when named: Verbalized1S reads a confidence the prompt must ask the model to state. */
-const ON_REQUEST = new Set(["Verbalized1S"]);
+export const ON_REQUEST = new Set(["Verbalized1S"]);
 
 export interface ItemDetail extends ScoredGrade {
   line: Pick<ItemLine, "id" | "prompt" | "greedy" | "samples" | "correct" | "grader" | "scores" | "evidence">;
