@@ -1,7 +1,7 @@
 // The free-form part of a suite's report: scorers × models side by side — each scorer's ranking of the answers
 // (ROC-AUC, PRR), its calibration before and after Venn–Abers, and the guarantee it gives over the repeats.
 import type { BenchGenerationRow, BenchSummary } from "./benchSummary.js";
-import { benchScorerAucChart, benchScorerRiskChart } from "./charts/benchGeneration.js";
+import { barsHeight, benchScorerAucChart, benchScorerRiskChart } from "./charts/benchGeneration.js";
 import { type Figure, renderChart } from "./charts/chart.js";
 import { escapeHtml } from "./escape.js";
 import { GUARANTEE_HEADERS, guaranteeCells, guaranteeNote } from "./scorerGuaranteeHtml.js";
@@ -17,11 +17,12 @@ export function generationFigures(s: BenchSummary): Figure[] {
   if (rows.length === 0) return [];
   const scorers = new Set(rows.map((r) => `${r.task}${r.scorer}`)).size;
   const gates = rows.filter((r) => r.queryType === "gate");
+  const models = new Set(rows.map((r) => r.model)).size;
   return [
-    { id: "bench-scorer-roc-auc", title: "ROC-AUC by scorer and model", caption: "how well each score ranks right answers above wrong ones, over every item of the task; 0.5 is chance", svg: renderChart(benchScorerAucChart(s), Math.max(640, 50 * scorers), 420) },
+    { id: "bench-scorer-roc-auc", title: "ROC-AUC by scorer and model", caption: "how well each score ranks right answers above wrong ones, over every item of the task; 0.5 is chance", svg: renderChart(benchScorerAucChart(s), 660, barsHeight(scorers, models)) },
     ...(gates.length ? [{
       id: "bench-scorer-risk", title: "Realized risk of each scorer's gate", caption: `approved wrong answers / test items, mean over ${s.repeats} repeats, against the target α`,
-      svg: renderChart(benchScorerRiskChart(s), Math.max(640, 50 * new Set(gates.map((r) => `${r.task}${r.scorer}${r.alpha}`)).size), 440),
+      svg: renderChart(benchScorerRiskChart(s), 660, barsHeight(new Set(gates.map((r) => `${r.task}${r.scorer}${r.alpha}`)).size, models)),
     }] : []),
   ];
 }

@@ -17,7 +17,14 @@ function seriesPerModel(s: BenchSummary, rows: BenchGenerationRow[], label: (r: 
   return { cats, series };
 }
 
-const axis = (cats: string[]) => ({ type: "category" as const, data: cats, axisLabel: { rotate: 30, fontSize: 10 } });
+/**
+ * Scorer names are long (lm-polygraph's "EigValLaplacian_NLI_score_entail"): the categories go down the y axis,
+ * written level, first on top, with the grid's left edge past the longest (about 6.5 px a character at 11 px).
+ */
+const categoryAxis = (cats: string[]) => ({ type: "category" as const, data: cats, inverse: true, axisLabel: { fontSize: 11, interval: 0 } });
+const leftOf = (cats: string[]) => 16 + Math.ceil(6.5 * Math.max(8, ...cats.map((c) => c.length)));
+/** Height of a chart of `cats` categories with `bars` bars in each, and room for the legend and the value axis. */
+export const barsHeight = (cats: number, bars: number) => Math.max(300, 130 + cats * (12 * bars + 12));
 /** One row per model × task × scorer: the ranking metrics do not depend on α. */
 const firstAlpha = (rows: BenchGenerationRow[]) => [...new Map(rows.map((r) => [`${r.model}|${r.task}|${r.scorer}`, r])).values()];
 const multiTask = (rows: BenchGenerationRow[]) => new Set(rows.map((r) => r.task)).size > 1;
@@ -28,12 +35,9 @@ export function benchScorerAucChart(s: BenchSummary): ChartOption {
   const many = multiTask(rows);
   const { cats, series } = seriesPerModel(s, rows, (r) => (many ? `${r.task} · ${r.scorer}` : r.scorer), (r) => r.rocAuc);
   return {
-    grid: { left: 60, right: 24, top: 40, bottom: 130 }, legend: { top: 8 }, xAxis: axis(cats),
-    yAxis: { type: "value", name: "ROC-AUC (right answers ranked first)", min: 0, max: 1 },
-    series: [
-      ...series,
-      { name: "chance 0.5", type: "line", data: cats.map(() => 0.5), symbol: "none", lineStyle: { type: "dashed" }, color: COLORS.target },
-    ],
+    grid: { left: leftOf(cats), right: 32, top: 40, bottom: 50 }, legend: { top: 8 }, yAxis: categoryAxis(cats),
+    xAxis: { type: "value", name: "ROC-AUC (right answers ranked first)", nameLocation: "middle", nameGap: 28, min: 0, max: 1 },
+    series: series.map((x, i) => (i === 0 ? { ...x, markLine: { symbol: "none", silent: true, lineStyle: { type: "dashed", color: COLORS.target }, label: { formatter: "chance 0.5" }, data: [{ xAxis: 0.5 }] } } : x)),
   };
 }
 
@@ -44,11 +48,12 @@ export function benchScorerRiskChart(s: BenchSummary): ChartOption {
   const label = (r: BenchGenerationRow) => `${many ? `${r.task} · ` : ""}${r.scorer} · α ${r.alpha}`;
   const { cats, series } = seriesPerModel(s, rows, label, (r) => r.guarantee.value.mean);
   return {
-    grid: { left: 60, right: 24, top: 40, bottom: 150 }, legend: { top: 8 }, xAxis: axis(cats),
-    yAxis: { type: "value", name: "realized risk (mean over repeats)", min: 0 },
+    grid: { left: leftOf(cats), right: 32, top: 40, bottom: 50 }, legend: { top: 8 }, yAxis: categoryAxis(cats),
+    xAxis: { type: "value", name: "realized risk (mean over repeats)", nameLocation: "middle", nameGap: 28, min: 0 },
     series: [
       ...series,
-      { name: "target α", type: "line", data: cats.map((c) => rows.find((r) => label(r) === c)!.alpha!), symbol: "rect", lineStyle: { type: "dashed" }, color: COLORS.target },
+      // α of each category, drawn as a mark across its own bars.
+      { name: "target α", type: "scatter", symbol: "rect", symbolSize: [3, 12 * Math.max(1, series.length)], color: COLORS.target, data: cats.map((c, i) => [rows.find((r) => label(r) === c)!.alpha!, i]) },
     ],
   };
 }
