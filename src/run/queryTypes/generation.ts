@@ -36,7 +36,7 @@ export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer):
   return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
 }
 
-/** A free-form driver, and what its prepare step graded and scored (a suite reads every scorer from it: bench/generationCells.ts). */
+/** A free-form driver, and what its prepare step graded and scored (a suite reads every scorer from it: bench/generationLanes.ts). */
 export type GenerationDriver = Driver & { scored(): ReadonlyMap<string, ItemDetail>; scorers(): readonly Scorer[] };
 
 export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset): GenerationDriver {
