@@ -8,6 +8,7 @@ import type { BenchRow, BenchSummary } from "./benchSummary.js";
 import { escapeHtml } from "./escape.js";
 import type { Spread } from "./repeatStatistics.js";
 import { statisticsTables } from "./statisticsSection.js";
+import { generationFigures, generationSection } from "./benchGenerationHtml.js";
 
 export const BENCH_FIGURE_IDS = ["bench-coverage", "bench-set-size", "bench-conditional", "bench-baselines", "bench-calibration", "bench-throughput"] as const;
 
@@ -16,7 +17,13 @@ const num = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "�
 /** A model's file name, or a server's host and port (a URL ending in /v1 would show only "v1"). */
 const short = (m: string) => escapeHtml(m.replace(/\/+$/, "").replace(/^(https?:\/\/.*)\/v1$/i, "$1").split("/").pop()!);
 
+/** The figures of the multiple-choice cells (none without them), the free-form cells', then the throughput. */
 export function benchFigures(s: BenchSummary): Figure[] {
+  const all = [...(s.rows.length ? choiceFigures(s) : []), ...generationFigures(s)];
+  return [...all, { id: "bench-throughput", title: "Evidence throughput", caption: "items per second the model computed in the evidence step; rows read from the cache are left out (a model × task read wholly from the cache has no bar)", svg: renderChart(benchThroughputChart(s)) }];
+}
+
+function choiceFigures(s: BenchSummary): Figure[] {
   const wide = Math.max(640, 60 * new Set(s.rows.map((r) => `${r.task}${r.method}${r.alpha}`)).size);
   return [
     { id: "bench-coverage", title: "Coverage by model", caption: `mean test coverage over ${s.repeats} repeats against the target 1 − α`, svg: renderChart(benchCoverageChart(s), wide, 400) },
@@ -24,7 +31,6 @@ export function benchFigures(s: BenchSummary): Figure[] {
     { id: "bench-conditional", title: "Conditional coverage by model", caption: "bars: the least-covered true class; dots: size-stratified coverage (the least-covered set size held by at least 10 test items); mean over repeats", svg: renderChart(benchConditionalChart(s), wide, 420) },
     { id: "bench-baselines", title: "Conformal sets beside naive ones, by model", caption: "test coverage at the same α of the conformal sets, top-1, the smallest top-k reaching 1 − α on calibration, and cumulative probability ≥ 1 − α; mean over repeats", svg: renderChart(benchBaselinesChart(s), wide, 420) },
     { id: "bench-calibration", title: "Calibration error: raw probabilities against Venn–Abers beliefs", caption: "ECE over (item, option) pairs of the test splits, mean over the repeats of each model × task", svg: renderChart(benchCalibrationChart(s), wide, 400) },
-    { id: "bench-throughput", title: "Evidence throughput", caption: "items per second the model computed in the evidence step; rows read from the cache are left out (a model × task read wholly from the cache has no bar)", svg: renderChart(benchThroughputChart(s)) },
   ];
 }
 
@@ -121,26 +127,15 @@ ${rows}</table>
 `;
 }
 
-export function benchPageOf(s: BenchSummary): string {
+/** The multiple-choice cells: results, baselines, calibration and warnings. */
+function choiceSections(s: BenchSummary): string {
   const rows = s.rows.map((r) => `<tr><td>${short(r.model)}</td><td>${escapeHtml(r.task)}</td><td>${escapeHtml(r.method)}</td><td>${r.alpha}</td>
 <td>${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} <small>(${pct(r.coverage.min)}–${pct(r.coverage.max)})</small></td>
 <td class=${r.inBand === r.repeats ? "ok" : "bad"}>${pct(r.band[0])}–${pct(r.band[1])} (${r.inBand}/${r.repeats} inside)</td>
 <td>${pct(r.law.mean)} ± ${pct(r.law.sd)}, z = ${num(r.law.z, 2)}</td>
 <td>${num(r.meanSetSize)}</td><td>${pct(r.singletonRate)}</td><td>${pct(r.emptyRate)}</td><td>${pct(r.accuracy)}</td>
 <td>${num(r.eceRaw)}</td><td>${num(r.eceVennAbers)}</td><td>${r.calibration}/${r.test}</td></tr>`).join("\n");
-  const ev = s.evidence.map((e) => `<tr><td>${short(e.model)}</td><td>${escapeHtml(e.task)}</td><td>${e.accessLevel}</td><td>${e.items}</td><td>${e.hits}</td><td>${e.computed}</td><td>${e.modelCalls}</td>
-<td>${num(e.seconds, 1)} s</td><td>${num(e.itemsPerSecond, 1)}</td><td>${num(e.tokensPerSecond, 0)}</td></tr>`).join("\n");
-  const figs = benchFigures(s).map((f) => `<figure id="${f.id}"><figcaption><b>${escapeHtml(f.title)}</b> — ${escapeHtml(f.caption)}</figcaption>${f.svg}</figure>`).join("\n");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>calibkit bench — ${escapeHtml(s.suite.split("/").pop()!)}</title>
-<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px;margin:1em 0}
-td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}th{background:#f3f4f6}.ok{color:#16a34a}.bad{color:#dc2626}figure{margin:0;border:1px solid #e5e7eb;border-radius:6px;padding:8px}
-.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(660px,1fr));gap:16px}figure svg{max-width:100%;height:auto}
-details{margin:1em 0;border-top:1px solid #e5e7eb;padding-top:.5em}table.wide{width:100%}</style></head>
-<body><h1>calibkit bench</h1>
-${failuresSection(s)}<p>${escapeHtml(s.suite)} — ${s.models.length} model(s) × ${s.tasks.length} task(s) × ${s.methods.join(", ")} × α ∈ {${s.alphas.join(", ")}}, ${s.repeats} repeats (seed ${s.seed}), ${num(s.totalSeconds, 1)} s in all.
-Each repeat is an independent random split; the finite-sample band is the central ${pct(s.rows[0]?.bandLevel ?? 0.999)} of one repeat's coverage under split conformal's beta-binomial law (coverage ~ Beta(k, n + 1 − k), k = ⌈(n+1)(1−α)⌉), and the beta law column gives that law's mean ± sd with the z of the mean over repeats.</p>
-<h2>Results</h2>
+  return `<h2>Results</h2>
 <table><tr><th>model</th><th>task</th><th>method</th><th>α</th><th>coverage (mean ± sd, range)</th><th>finite-sample band (central ${pct(s.rows[0]?.bandLevel ?? 0.999)})</th><th>beta law (mean ± sd)</th><th>mean size</th><th>singletons</th><th>empty</th><th>accuracy</th><th>ECE raw</th><th>ECE Venn–Abers</th><th>cal/test</th></tr>
 ${rows}</table>
 <h2>Conformal sets beside naive ones at the same α</h2>
@@ -151,6 +146,31 @@ ${baselinesTable(s)}
 ${calibrationTable(s)}
 <h2>Warnings</h2>
 ${warningsList(s)}
+`;
+}
+
+/** Each multiple-choice cell's statistician's tables. */
+function cellsPart(s: BenchSummary): string {
+  return `<h2>Each cell: threshold, conditional coverage, calibration, baselines</h2>
+<p>The run report's tables for every model × task × method × α, as mean ± sd over the ${s.repeats} repeats; a stratum is "under" in a repeat when its Clopper–Pearson 95% interval lies entirely below the target.</p>
+${cellSections(s)}
+`;
+}
+
+export function benchPageOf(s: BenchSummary): string {
+  const ev = s.evidence.map((e) => `<tr><td>${short(e.model)}</td><td>${escapeHtml(e.task)}</td><td>${e.accessLevel}</td><td>${e.items}</td><td>${e.hits}</td><td>${e.computed}</td><td>${e.modelCalls}</td>
+<td>${num(e.seconds, 1)} s</td><td>${num(e.itemsPerSecond, 1)}</td><td>${num(e.tokensPerSecond, 0)}</td></tr>`).join("\n");
+  const figs = benchFigures(s).map((f) => `<figure id="${f.id}"><figcaption><b>${escapeHtml(f.title)}</b> — ${escapeHtml(f.caption)}</figcaption>${f.svg}</figure>`).join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>calibkit bench — ${escapeHtml(s.suite.split("/").pop()!)}</title>
+<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px;margin:1em 0}
+td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}th{background:#f3f4f6}.ok{color:#16a34a}.bad{color:#dc2626}figure{margin:0;border:1px solid #e5e7eb;border-radius:6px;padding:8px}
+.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(660px,1fr));gap:16px}figure svg{max-width:100%;height:auto}
+details{margin:1em 0;border-top:1px solid #e5e7eb;padding-top:.5em}table.wide{width:100%}</style></head>
+<body><h1>calibkit bench</h1>
+${failuresSection(s)}<p>${escapeHtml(s.suite)} — ${s.models.length} model(s) × ${s.tasks.length} task(s) × ${[...s.methods, ...(s.scorers ?? [])].join(", ")} × α ∈ {${s.alphas.join(", ")}}, ${s.repeats} repeats (seed ${s.seed}), ${num(s.totalSeconds, 1)} s in all.
+Each repeat is an independent random split${s.rows.length ? `; the finite-sample band is the central ${pct(s.rows[0]!.bandLevel)} of one repeat's coverage under split conformal's beta-binomial law (coverage ~ Beta(k, n + 1 − k), k = ⌈(n+1)(1−α)⌉), and the beta law column gives that law's mean ± sd with the z of the mean over repeats` : ""}.</p>
+${s.rows.length ? choiceSections(s) : ""}${generationSection(s)}
 <h2>Evidence</h2>
 <table><tr><th>model</th><th>task</th><th>level</th><th>items</th><th>cached</th><th>computed</th><th>model calls</th><th>time</th><th>items/s</th><th>tokens/s</th></tr>
 ${ev}</table>
@@ -158,9 +178,6 @@ ${ev}</table>
 <div class="figures">
 ${figs}
 </div>
-<h2>Each cell: threshold, conditional coverage, calibration, baselines</h2>
-<p>The run report's tables for every model × task × method × α, as mean ± sd over the ${s.repeats} repeats; a stratum is "under" in a repeat when its Clopper–Pearson 95% interval lies entirely below the target.</p>
-${cellSections(s)}
-</body></html>
+${s.rows.length ? cellsPart(s) : ""}</body></html>
 `;
 }

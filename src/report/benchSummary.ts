@@ -1,5 +1,6 @@
 // What `calibkit bench` writes (docs/bench.md): one row per model × task × method × α, aggregated over
 // the suite's repeats, and the evidence throughput per model × task.
+import type { ScorerGuarantee } from "./querySummary.js";
 import type { CellStatistics } from "./repeatStatistics.js";
 
 export interface BenchRow {
@@ -31,6 +32,31 @@ export interface BenchRow {
   /** The run report's statistician's section (threshold, conditional coverage, calibration errors, baselines, warnings) over the repeats. */
   statistics: CellStatistics;
   /** Calibrate + predict over all repeats. */
+  seconds: number;
+}
+
+/** One model × free-form task × scorer × α of a suite: the scorer's ranking of the answers and its guarantee over the repeats. */
+export interface BenchGenerationRow {
+  model: string;
+  task: string;
+  /** lm-eval's task name, or generic. */
+  generationTask: string;
+  queryType: "gate" | "belief";
+  /** lm-polygraph's estimator name. */
+  scorer: string;
+  level: string;
+  /** The gate's risk target; null for beliefs (nothing to choose). */
+  alpha: number | null;
+  items: number;
+  /** Share of right greedy answers over the task's items, by `grader`. */
+  accuracy: number;
+  grader: string;
+  /** Over every item (no split): ROC-AUC, PRR, lm-polygraph's rcc-auc and the risk–coverage curve. */
+  rocAuc: number;
+  prr: number;
+  rccAuc: number;
+  riskCoverage: { coverage: number[]; risk: number[] };
+  guarantee: ScorerGuarantee;
   seconds: number;
 }
 
@@ -73,6 +99,12 @@ export interface BenchSummary {
   cache: string | null;
   evidence: BenchEvidence[];
   rows: BenchRow[];
+  /** The scorers compared on the free-form tasks, in the suite's order. */
+  scorers?: string[];
+  /** Free-form tasks: one row per model × task × scorer × α (belief: per scorer). Absent without free-form tasks. */
+  generation?: BenchGenerationRow[];
+  /** Listed scorers a model's access level does not allow, per model × task. */
+  skippedScorers?: { model: string; task: string; scorer: string; reason: string }[];
   /** Cells that failed; a rerun computes only what is missing. Absent in summaries of older versions. */
   failures?: BenchFailure[];
   totalSeconds: number;

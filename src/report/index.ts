@@ -19,7 +19,7 @@ export type { Figure } from "./charts/chart.js";
 export type { BaselineRow, ForecastCalibration, RunStatistics } from "./runStatistics.js";
 export type { BaselineOverRepeats, CellStatistics, ForecastOverRepeats, Spread, StratumOverRepeats } from "./repeatStatistics.js";
 export { overRepeats, spreadOf } from "./repeatStatistics.js";
-export type { GenerationSection, QueryRunSummary, QuerySection } from "./querySummary.js";
+export type { GenerationSection, QueryRunSummary, QuerySection, ScorerGuarantee } from "./querySummary.js";
 export { escapeHtml } from "./html.js";
 
 /** The report's figures, in page order; ids are stable (tests and links use them). */
@@ -74,5 +74,5 @@ export async function writeReport(outDir: string, summary: RunSummary | QueryRun
   await writeFile(reportPath, "section" in summary ? queryPageOf(summary) : renderReport(summary));
   return { summaryPath, reportPath };
 }
-export type { BenchEvidence, BenchFailure, BenchRow, BenchSummary } from "./benchSummary.js";
+export type { BenchEvidence, BenchFailure, BenchGenerationRow, BenchRow, BenchSummary } from "./benchSummary.js";
 export { benchPageOf, BENCH_FIGURE_IDS } from "./benchHtml.js";

@@ -1,5 +1,6 @@
 // What a `calibkit run --query-type belief|gate|claim|judge|route` measured: the guarantee's quantity on the
 // test split against its target and its finite-sample band, the rates that go with it, and the cross-check.
+import type { Spread } from "./repeatStatistics.js";
 import type { Disagreement, RunSummary } from "./summary.js";
 
 export interface QuerySection {
@@ -38,7 +39,37 @@ export interface GenerationSection {
   scorers: {
     scorer: string; level: string; n: number; rocAuc: number; prr: number; rccAuc: number;
     riskCoverage: { coverage: number[]; risk: number[] }; eceBefore: number; eceAfter: number;
+    /** The scorer's confidence calibrated as the run's query type on seeded repeats of the split (absent in older summaries). */
+    guarantee?: ScorerGuarantee;
   }[];
+}
+
+/**
+ * One scorer's confidence put through a gate or a belief on the local conformal engine, over independent seeded
+ * calibration/test splits of the same graded answers: what the guarantee would have given had this scorer been the
+ * one calibrated (a run's other scorers, a suite's every scorer).
+ */
+export interface ScorerGuarantee {
+  queryType: "gate" | "belief";
+  /** The guarantee in words (guaranteeStatement). */
+  guarantee: string;
+  /** What `value` measures on each repeat's test split. */
+  quantity: string;
+  /** Gate: the risk target; belief: the mean Venn–Abers midpoint (the prediction the frequency is held against), mean over repeats. */
+  target: number;
+  repeats: number;
+  calibration: number;
+  test: number;
+  value: Spread & { perRepeat: number[] };
+  /** Each repeat's finite-sample band for `value` (run/queryTypes/bands.ts), and how many repeats fell inside. */
+  bands: [number, number][];
+  inBand: number;
+  bandNote: string;
+  /** Gate: share of test items not auto-approved (escalated, or the gate abstaining); null for beliefs, which always answer. */
+  abstention: Spread | null;
+  /** ECE (20 bins) on the test split of the raw confidence and of the Venn–Abers probability fitted on calibration. */
+  eceBefore: Spread;
+  eceAfter: Spread;
 }
 
 export interface QueryRunSummary {

@@ -11,6 +11,7 @@ import { benchFigures } from "../../src/report/benchHtml.js";
 import { figuresOf } from "../../src/report/index.js";
 import { CHROMIUM } from "./browser.js";
 import { sampleBench } from "./sampleBench.js";
+import { sampleGenerationBench } from "./sampleGenerationBench.js";
 import { sampleSummary } from "./sampleSummary.js";
 
 interface Box { text: string; x: number; y: number; w: number; h: number }
@@ -34,7 +35,8 @@ const overlap = (a: Box, b: Box) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0
 
 describe("chart texts", () => {
   it("never overlap: legend, target-line label, axis names and tick labels each have their own place", async () => {
-    const figures = [...figuresOf(sampleSummary()), ...benchFigures(sampleBench())];
+    const figures = [...figuresOf(sampleSummary()), ...benchFigures(sampleBench()), ...benchFigures(sampleGenerationBench())];
+    expect(figures.map((f) => f.id)).toContain("bench-scorer-risk");
     const boxes = await textBoxes(figures.map((f, i) => ({ id: `f${i}-${f.id}`, svg: f.svg })));
     const clashes: string[] = [];
     for (const [id, texts] of Object.entries(boxes)) {

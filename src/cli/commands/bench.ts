@@ -13,7 +13,9 @@ const HELP = `usage: calibkit bench SUITE.yaml [--out DIR] [--cache DIR | --no-c
 
 Runs every model × task of the suite once through the evidence cache (servers side by side, one progress
 line per model), then every method × α × repeat (independent random splits) on the local conformal engine.
-Writes report.html, summary.json and results.csv. A killed suite started again reads back what it
+Free-form tasks (task: triviaqa, nq_open, gsm8k, truthfulqa_gen or generic) compare the suite's scorers: models ×
+tasks × scorers × α × repeats, every scorer and α reading one generation per model × task. Writes report.html,
+summary.json and results.csv (generation.csv for free-form tasks). A killed suite started again reads back what it
 computed; a model that fails fails its own cells (exit 1 after writing the rest). docs/bench.md has the
 file format.
 
@@ -46,8 +48,13 @@ export async function run(argv: string[]): Promise<number> {
     const { summary: s } = await runSuite({ suite: file, out, cache: cacheDirOf(v.cache, v["no-cache"]), ...consoleHooks(v.quiet ?? false) });
     const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
     const lines = s.rows.map((r) => `${r.model.split("/").pop()} ${r.task} ${r.method} α=${r.alpha}: coverage ${pct(r.coverage.mean)} ± ${pct(r.coverage.sd)} (band ${pct(r.band[0])}–${pct(r.band[1])}, ${r.inBand}/${r.repeats} inside), size ${r.meanSetSize.toFixed(2)}`);
+    for (const r of s.generation ?? []) {
+      const g = r.guarantee;
+      const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "–");
+      lines.push(`${r.model.split("/").pop()} ${r.task} ${r.scorer}${r.alpha !== null ? ` α=${r.alpha}` : ""}: ROC-AUC ${f(r.rocAuc)}, PRR ${f(r.prr)}, ${r.queryType === "gate" ? "realized risk" : "right-answer frequency"} ${f(g.value.mean)} ± ${f(g.value.sd)} (${g.inBand}/${g.repeats} inside the band)${g.abstention ? `, abstention ${pct(g.abstention.mean)}` : ""}, ECE ${f(g.eceBefore.mean)} → ${f(g.eceAfter.mean)} after Venn–Abers`);
+    }
     for (const e of s.evidence) lines.push(`evidence ${e.model.split("/").pop()} ${e.task}: ${e.items} items, ${e.hits} cached, ${e.computed} computed, ${e.modelCalls} model calls, ${e.itemsPerSecond.toFixed(1)} items/s`);
-    lines.push(`time: ${s.totalSeconds.toFixed(1)} s`, `wrote ${out}/report.html`, `wrote ${out}/summary.json`, `wrote ${out}/results.csv`);
+    lines.push(`time: ${s.totalSeconds.toFixed(1)} s`, `wrote ${out}/report.html`, `wrote ${out}/summary.json`, `wrote ${out}/results.csv`, ...(s.generation ? [`wrote ${out}/generation.csv`] : []));
     process.stdout.write(lines.join("\n") + "\n");
     const failures = s.failures ?? [];
     if (failures.length === 0) return 0;

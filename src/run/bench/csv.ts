@@ -1,6 +1,6 @@
 // The suite's tables as CSV: results.csv (one line per model × task × method × α, means and spreads over
 // the repeats) and conditional.csv (one line per stratum of each cell: by true class, group, set size).
-import type { BenchEvidence, BenchRow } from "../../report/index.js";
+import type { BenchEvidence, BenchGenerationRow, BenchRow } from "../../report/index.js";
 
 const csvCell = (v: unknown) => (typeof v === "string" && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : Number.isNaN(v) ? "" : String(v));
 const lines = (head: string[], rows: unknown[][]) => [head.join(","), ...rows.map((r) => r.map(csvCell).join(","))].join("\n") + "\n";
@@ -35,4 +35,20 @@ export function conditionalCsv(rows: BenchRow[]): string {
   const head = ["model", "task", "method", "alpha", "stratum", "key", "repeats", "test_items_mean", "coverage_mean", "coverage_sd", "coverage_min", "coverage_max", "mean_size", "repeats_under_target"];
   return lines(head, rows.flatMap((r) => ([["class", r.statistics.coverageByClass], ["group", r.statistics.coverageByGroup], ["size", r.statistics.coverageBySize], ["options", r.statistics.coverageByOptionCount.length > 1 ? r.statistics.coverageByOptionCount : []]] as const)
     .flatMap(([kind, strata]) => strata.map((x) => [r.model, r.task, r.method, r.alpha, kind, x.key, x.repeats, x.n, x.coverage.mean, x.coverage.sd, x.coverage.min, x.coverage.max, x.averageSize, x.under]))));
+}
+
+/** generation.csv: one line per model × free-form task × scorer × α, the guarantee's figures as mean, sd and range over the repeats. */
+export function generationCsv(rows: BenchGenerationRow[], evidence: BenchEvidence[]): string {
+  const head = ["model", "task", "generation_task", "query_type", "scorer", "level", "alpha", "repeats", "items", "calibration", "test", "accuracy", "grader",
+    "roc_auc", "prr", "rcc_auc", "ece_before_mean", "ece_before_sd", "ece_after_mean", "ece_after_sd",
+    "realized_mean", "realized_sd", "realized_min", "realized_max", "band_low", "band_high", "in_band", "target", "abstention_mean", "abstention_sd",
+    "evidence_items_per_s", "evidence_seconds", "cell_seconds"];
+  return lines(head, rows.map((r) => {
+    const e = evidence.find((x) => x.model === r.model && x.task === r.task)!;
+    const g = r.guarantee;
+    return [r.model, r.task, r.generationTask, r.queryType, r.scorer, r.level, r.alpha ?? "", g.repeats, r.items, g.calibration, g.test, r.accuracy, r.grader,
+      r.rocAuc, r.prr, r.rccAuc, g.eceBefore.mean, g.eceBefore.sd, g.eceAfter.mean, g.eceAfter.sd,
+      g.value.mean, g.value.sd, g.value.min, g.value.max, Math.min(...g.bands.map((b) => b[0])), Math.max(...g.bands.map((b) => b[1])), g.inBand, g.target,
+      g.abstention?.mean ?? NaN, g.abstention?.sd ?? NaN, e.itemsPerSecond, e.seconds, r.seconds];
+  }));
 }

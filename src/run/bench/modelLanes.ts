@@ -46,7 +46,7 @@ export function modelLabel(model: string): string {
 }
 
 /** An error that belongs to one model (it could not load, its server failed or died), not to the suite. */
-const ownFailure = (err: unknown): err is CalibkitError => err instanceof CalibkitError && !(err instanceof RunAbortedError) && !(err instanceof SuiteError);
+export const ownFailure = (err: unknown): err is CalibkitError => err instanceof CalibkitError && !(err instanceof RunAbortedError) && !(err instanceof SuiteError);
 
 export async function runModelLanes(suite: Suite, tasks: LoadedTask[], options: LanesOptions): Promise<{ cells: CellEvidence[]; failures: BenchFailure[] }> {
   const cells: CellEvidence[] = [];

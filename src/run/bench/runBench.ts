@@ -10,7 +10,9 @@ import { choicesOf, METHODS_BY_TYPE } from "../choices.js";
 import { loadFewshot, withoutExemplars } from "../fewshot.js";
 import type { Reporter } from "../events.js";
 import { calibkitVersion } from "../version.js";
-import { conditionalCsv, resultsCsv } from "./csv.js";
+import { conditionalCsv, generationCsv, resultsCsv } from "./csv.js";
+import { generationRows } from "./generationCells.js";
+import { loadGenerationTask, runGenerationLanes } from "./generationLanes.js";
 import { benchCell } from "./metrics.js";
 import { runModelLanes, type LoadedTask } from "./modelLanes.js";
 import type { Suite, SuiteTask } from "./suite.js";
@@ -76,7 +78,8 @@ function taskCells(suite: Suite, t: LoadedTask, model: string, built: readonly E
 export async function runBench(suite: Suite, options: BenchOptions): Promise<BenchSummary> {
   const started = performance.now();
   // Every dataset before any model: a malformed file fails at once.
-  const tasks = await Promise.all(suite.tasks.map((t) => loadTask(suite, t)));
+  const tasks = await Promise.all(suite.tasks.filter((t) => !t.generation).map((t) => loadTask(suite, t)));
+  const generationTasks = await Promise.all(suite.tasks.filter((t) => t.generation).map((t) => loadGenerationTask(suite, t)));
   for (const t of tasks) {
     const fits = suite.methods.filter((m) => METHODS_BY_TYPE[t.type].includes(m));
     if (fits.length === 0) throw new SuiteError(suite.file, "methods", `none of ${suite.methods.join(", ")} fits task ${t.task.name} (${t.type} queries take ${METHODS_BY_TYPE[t.type].join(", ")})`);
@@ -85,8 +88,11 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
   const cache = options.cache === null ? null : EvidenceCache.open(options.cache);
   const modelTasks = tasks.filter((t) => !t.lmEval);
   let lanes: Awaited<ReturnType<typeof runModelLanes>>;
+  let free: Awaited<ReturnType<typeof runGenerationLanes>>;
   try {
-    lanes = await runModelLanes(suite, modelTasks, { cache, reporter: options.reporter, started });
+    // A suite of free-form tasks only opens each model once, in its generation lane.
+    lanes = modelTasks.length ? await runModelLanes(suite, modelTasks, { cache, reporter: options.reporter, started }) : { cells: [], failures: [] };
+    free = await runGenerationLanes(suite, generationTasks, { cache, reporter: options.reporter, started });
   } finally {
     cache?.close();
   }
@@ -110,15 +116,32 @@ export async function runBench(suite: Suite, options: BenchOptions): Promise<Ben
     evidence.push({ model: t.lmEval.model, task: t.task.name, items: t.items.length, hits: 0, computed: 0, modelCalls: 0, seconds, itemsPerSecond: t.items.length / seconds, tokensPerSecond: null, accessLevel: "L2" });
     rows.push(...taskCells(suite, t, t.lmEval.model, built));
   }
+  // Free-form tasks: every scorer × α from the one set of graded answers per model × task, in the suite's order.
+  const generation = [];
+  const skippedScorers = [];
+  for (const model of suite.models) {
+    for (const t of generationTasks) {
+      const cell = free.cells.find((c) => c.model === model && c.task === t);
+      if (!cell) continue;
+      evidence.push(cell.stats);
+      generation.push(...generationRows(suite, cell));
+      skippedScorers.push(...cell.skipped.map((k) => ({ model, task: t.task.name, ...k })));
+    }
+  }
+  const order = new Map(suite.tasks.map((t, i) => [t.name, i]));
   const summary: BenchSummary = {
     calibkit: await calibkitVersion(), createdAt: new Date().toISOString(), suite: suite.file, seed: suite.seed, repeats: suite.repeats,
-    models: suite.models, tasks: tasks.map((t) => ({ name: t.task.name, dataset: t.task.dataset, items: t.items.length })),
-    methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows, failures: lanes.failures, totalSeconds: (performance.now() - started) / 1000,
+    models: suite.models,
+    tasks: [...tasks, ...generationTasks].map((t) => ({ name: t.task.name, dataset: t.task.dataset, items: t.items.length })).sort((a, b) => order.get(a.name)! - order.get(b.name)!),
+    methods: suite.methods, alphas: suite.alphas, cache: options.cache, evidence, rows,
+    ...(generationTasks.length ? { scorers: [...new Set(generationTasks.flatMap((t) => t.task.generation.scorers))], generation, skippedScorers } : {}),
+    failures: [...lanes.failures, ...free.failures], totalSeconds: (performance.now() - started) / 1000,
   };
   if (options.out !== undefined) {
     await writeFile(join(options.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
     await writeFile(join(options.out, "results.csv"), resultsCsv(rows, evidence));
     await writeFile(join(options.out, "conditional.csv"), conditionalCsv(rows));
+    if (generationTasks.length) await writeFile(join(options.out, "generation.csv"), generationCsv(generation, evidence));
     await writeFile(join(options.out, "report.html"), benchPageOf(summary));
   }
   return summary;

@@ -10,7 +10,7 @@ import { parseSuite, suiteFrom, type Suite, type SuiteDefinition } from "./suite
 export interface SuiteOptions {
   /** A suite file (YAML), or a suite in the file's shape, its relative paths taken from the working folder. */
   suite: string | SuiteDefinition;
-  /** Folder for report.html, summary.json, results.csv and conditional.csv; nothing is written without it. */
+  /** Folder for report.html, summary.json, results.csv and conditional.csv (and generation.csv); nothing is written without it. */
   out?: string;
   /** The evidence cache folder; null keeps nothing. Default: $CALIBKIT_CACHE, else ~/.cache/calibkit. */
   cache?: string | null;
@@ -19,7 +19,8 @@ export interface SuiteOptions {
 export interface SuiteResult {
   summary: BenchSummary;
   /** null when no `out` folder was given. */
-  files: { summaryPath: string; reportPath: string; resultsPath: string; conditionalPath: string } | null;
+  /** generationPath: generation.csv, written when the suite has free-form tasks. */
+  files: { summaryPath: string; reportPath: string; resultsPath: string; conditionalPath: string; generationPath?: string } | null;
 }
 
 /** The suite a caller gave, checked: SuiteError names the field at fault. */
@@ -38,6 +39,7 @@ export async function runSuite(options: SuiteOptions & RunHooks): Promise<SuiteR
   const summary = await runBench(suite, { out, cache, reporter });
   const files = out === undefined ? null : {
     summaryPath: join(out, "summary.json"), reportPath: join(out, "report.html"), resultsPath: join(out, "results.csv"), conditionalPath: join(out, "conditional.csv"),
+    ...(summary.generation ? { generationPath: join(out, "generation.csv") } : {}),
   };
   return { summary, files };
 }

@@ -6,6 +6,7 @@ import { parse, YAMLParseError } from "yaml";
 import { CalibkitError } from "../../api/index.js";
 import { defaultModelsDir } from "../../adapters/modelsDir.js";
 import { parsePromptFlags, type PromptFlags } from "../promptFlags.js";
+import { GENERATION_TASK_FIELDS, parseGenerationTask, parseScorers, type SuiteGeneration } from "./generationTask.js";
 
 export class SuiteError extends CalibkitError {
   override name = "SuiteError";
@@ -25,6 +26,8 @@ export interface SuiteTask {
   fromLmEval?: string;
   /** Items of different option counts: calibrate each count on its own (Mondrian). Default false: one calibration across counts. */
   byOptionCount: boolean;
+  /** A free-form task (`task:` given): its run options, gate or belief, and the scorers compared (then queryType and prompt are unused). */
+  generation?: SuiteGeneration;
 }
 
 export interface Suite {
@@ -34,7 +37,10 @@ export interface Suite {
   /** Per server URL: requests in flight at once (the entry's `concurrency`, default 8). */
   concurrency: Record<string, number>;
   tasks: SuiteTask[];
+  /** Empty when every task is free-form. */
   methods: string[];
+  /** The suite's `scorers:` list (a free-form task's own list overrides it); empty when not given. */
+  scorers: string[];
   alphas: number[];
   repeats: number;
   seed: number;
@@ -79,8 +85,14 @@ function modelEntry(m: unknown, at: string, base: string, concurrency: Record<st
 /** A suite as its YAML file spells it (docs/bench.md), for a caller that builds one in code. */
 export interface SuiteDefinition {
   models: SuiteModelEntry[];
-  tasks: { name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number; by_option_count?: boolean; from_lm_eval?: string }[];
-  methods: string[];
+  tasks: ({ name: string; dataset: string; format?: string; num_fewshot?: number; fewshot?: string; query_type?: "set" | "interval"; limit?: number; by_option_count?: boolean; from_lm_eval?: string } | {
+    name: string; task: "triviaqa" | "nq_open" | "gsm8k" | "truthfulqa_gen" | "generic"; dataset?: string; fewshot?: string; num_fewshot?: number; limit?: number;
+    samples?: number; temperature?: number; top_p?: number; top_k?: number; max_tokens?: number; sample_seed?: number; query_type?: "gate" | "belief"; scorers?: string[];
+  })[];
+  /** Needed when some task is multiple-choice. */
+  methods?: string[];
+  /** lm-polygraph estimator names compared on the free-form tasks. Default [MaximumSequenceProbability]. */
+  scorers?: string[];
   alphas: number[];
   /** Independent random splits per cell. Default 3. */
   repeats?: number;
@@ -113,7 +125,7 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
   };
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) fail("file", "must be a mapping with models, tasks, methods, alphas");
   const o = raw as Record<string, unknown>;
-  const known = new Set(["models", "tasks", "methods", "alphas", "repeats", "seed", "calibration_fraction"]);
+  const known = new Set(["models", "tasks", "methods", "alphas", "repeats", "seed", "calibration_fraction", "scorers"]);
   for (const k of Object.keys(o)) if (!known.has(k)) fail(k, `unknown field (expected ${[...known].join(", ")})`);
   const list = (field: string): unknown[] => {
     const v = o[field];
@@ -126,7 +138,10 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     if (!/^https?:/i.test(m) && !existsSync(m)) fail(`models[${i}]`, `no model at ${m}`);
     if (models.indexOf(m) !== i) fail(`models[${i}]`, `${m} is listed twice`);
   });
-  const methods = list("methods").map((m, i) => METHODS.find((x) => typeof m === "string" && x.toLowerCase() === m.toLowerCase()) ?? fail(`methods[${i}]`, `must be one of ${METHODS.join(", ")}, got ${JSON.stringify(m)}`));
+  const scorers = o.scorers === undefined ? undefined : parseScorers(o.scorers, "scorers", fail);
+  // Methods calibrate multiple-choice sets and intervals: a suite of free-form tasks only needs none.
+  const choiceTasks = !Array.isArray(o.tasks) || o.tasks.some((t) => t === null || typeof t !== "object" || (t as Record<string, unknown>).task === undefined);
+  const methods = (choiceTasks || o.methods !== undefined ? list("methods") : []).map((m, i) => METHODS.find((x) => typeof m === "string" && x.toLowerCase() === m.toLowerCase()) ?? fail(`methods[${i}]`, `must be one of ${METHODS.join(", ")}, got ${JSON.stringify(m)}`));
   const alphas = list("alphas").map((a, i) => (typeof a === "number" && a > 0 && a < 1 ? a : fail(`alphas[${i}]`, `must be a number strictly between 0 and 1, got ${JSON.stringify(a)}`)));
   const int = (field: string, fallback: number, min: number): number => {
     const v = o[field] ?? fallback;
@@ -139,11 +154,17 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     const at = `tasks[${i}]`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) fail(at, "must be a mapping with name and dataset");
     const task = t as Record<string, unknown>;
-    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit", "by_option_count", "from_lm_eval", "normalize"]);
+    const taskKnown = new Set(["name", "dataset", "format", "num_fewshot", "fewshot", "query_type", "limit", "by_option_count", "from_lm_eval", "normalize", ...GENERATION_TASK_FIELDS]);
     for (const k of Object.keys(task)) if (!taskKnown.has(k)) fail(`${at}.${k}`, `unknown field (expected ${[...taskKnown].join(", ")})`);
     const name = typeof task.name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(task.name) ? task.name : fail(`${at}.name`, "must be a name of letters, digits, '.', '_' or '-'");
     if (names.has(name)) fail(`${at}.name`, `"${name}" names two tasks`);
     names.add(name);
+    const limitOf = () => (task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4"));
+    if (task.task !== undefined) {
+      const { dataset, generation } = parseGenerationTask(task, at, base, scorers, fail);
+      return { name, dataset, queryType: undefined, prompt: parsePromptFlags({}, (flag, problem) => fail(`${at}.${flag}`, problem)), limit: limitOf(), byOptionCount: false, generation };
+    }
+    for (const k of ["samples", "temperature", "top_p", "top_k", "max_tokens", "sample_seed", "scorers"]) if (task[k] !== undefined) fail(`${at}.${k}`, "applies to free-form tasks: give task: (triviaqa, nq_open, gsm8k, truthfulqa_gen or generic) as well");
     const fromLmEval = task.from_lm_eval === undefined ? undefined : typeof task.from_lm_eval === "string" ? resolve(base, task.from_lm_eval) : fail(`${at}.from_lm_eval`, "must be a file path");
     if (fromLmEval !== undefined && task.dataset !== undefined) fail(`${at}.from_lm_eval`, "give dataset or from_lm_eval, not both");
     const dataset = fromLmEval ?? (typeof task.dataset === "string" ? resolve(base, task.dataset) : fail(`${at}.dataset`, "must be a file path (or give from_lm_eval: an lm-eval samples file)"));
@@ -155,10 +176,10 @@ export function suiteFrom(raw: unknown, { name: label, file, base }: { name: str
     const prompt = parsePromptFlags({
       format: str("format"), "num-fewshot": str("num_fewshot"), fewshot: fewshot === undefined ? undefined : resolve(base, fewshot), normalize: str("normalize"),
     }, (flag, problem) => fail(`${at}.${flag.replace("-", "_")}`, problem));
-    const limit = task.limit === undefined ? undefined : Number.isInteger(task.limit) && (task.limit as number) >= 4 ? (task.limit as number) : fail(`${at}.limit`, "must be an integer ≥ 4");
+    const limit = limitOf();
     const byOptionCount = task.by_option_count ?? false;
     if (typeof byOptionCount !== "boolean") fail(`${at}.by_option_count`, `must be true or false, got ${JSON.stringify(byOptionCount)}`);
     return { name, dataset, queryType: qt as SuiteTask["queryType"], prompt, limit, byOptionCount: byOptionCount as boolean, ...(fromLmEval ? { fromLmEval } : {}) };
   });
-  return { file, models, concurrency, tasks, methods, alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
+  return { file, models, concurrency, tasks, methods, scorers: scorers ?? [], alphas, repeats: int("repeats", 3, 1), seed: int("seed", 1, 0), calibrationFraction: fraction as number };
 }

@@ -25,9 +25,9 @@ import type { Driver, DriverContext, Prepared } from "./types.js";
 const CLAIM_SCORE = "claim frequency across the answers (Mohri & Hashimoto)";
 
 /** Scorers computed only when named: Verbalized1S reads a confidence the prompt must ask the model to state. */
-const ON_REQUEST = new Set(["Verbalized1S"]);
+export const ON_REQUEST = new Set(["Verbalized1S"]);
 
-interface ItemDetail extends ScoredGrade {
+export interface ItemDetail extends ScoredGrade {
   line: Pick<ItemLine, "id" | "prompt" | "greedy" | "samples" | "correct" | "grader" | "scores" | "evidence">;
 }
 
@@ -36,8 +36,11 @@ export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer):
   return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
 }
 
+/** A free-form driver, and what its prepare step graded and scored (a suite reads every scorer from it: bench/generationLanes.ts). */
+export type GenerationDriver = Driver & { scored(): ReadonlyMap<string, ItemDetail>; scorers(): readonly Scorer[] };
+
 /** `onGreedy` sees each item's greedy answer as it is prepared (a route over generated answers sends it: generationRoute.ts). */
-export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset, onGreedy?: (id: string, greedy: string) => void): Driver {
+export function generationDriver(type: "gate" | "belief" | "claim", options: ResolvedCalibrationOptions, gen: ResolvedGenerationOptions, dataset: Dataset, onGreedy?: (id: string, greedy: string) => void): GenerationDriver {
   const base = type === "gate" ? gateDriver : type === "belief" ? beliefDriver : claimDriver;
   const [yes, no] = type === "gate" ? ["pass", "fail"] : ["yes", "no"];
   const task = GENERATION_TASKS[gen.task];
@@ -78,6 +81,8 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
 
   return {
     type, kinds: ["generation"], clientEvidence: true, needsStages: false,
+    scored: () => details,
+    scorers: () => computed,
     async profileFields(ctx) {
       await preparePrompts(ctx);
       return { prompt_template_hash: profileHash() };
@@ -143,7 +148,9 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
       const grades = [...details.entries()];
       const test = grades.filter(([id]) => testIds.has(id)).map(([, d]) => d);
       const calibration = grades.filter(([id]) => !testIds.has(id)).map(([, d]) => d);
-      const metrics = scorerMetrics(computed, calibration, test);
+      const metrics = scorerMetrics(computed, calibration, test, type === "claim" ? undefined : {
+        type, target: ctx.target ?? ctx.alpha, guarantee: ctx.guarantee ?? "risk", delta: ctx.delta ?? 0.1, seed: options.seed,
+      });
       // A claim run's claims are scored by their frequency across the answers; the scorers rank the whole answers.
       const chosen = type === "claim" ? undefined : metrics.find((m) => m.scorer === scorer.name)!;
       const grader = `${task.name}: ${[...graders].join(", ")}`;

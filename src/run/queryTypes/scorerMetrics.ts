@@ -4,12 +4,10 @@ import { calibrateBelief, predictBeliefBatch } from "../../conformal/index.js";
 import {
   expectedCalibrationError, predictionRejectionRatio, prepareForMetrics, riskCoverageCurve, riskCoverageCurveAuc, rocAuc, type Scorer,
 } from "../../uncertainty/index.js";
+import type { ScorerGuarantee } from "../../report/index.js";
+import { confidenceOf, scorerGuarantee, type GuaranteeSettings, type ScoredGrade } from "./scorerGuarantee.js";
 
-export interface ScoredGrade {
-  /** Scorer name → uncertainty (NaN where undefined). */
-  scores: Readonly<Record<string, number>>;
-  correct: boolean;
-}
+export { confidenceOf, type ScoredGrade };
 
 export interface ScorerMetrics {
   scorer: string;
@@ -27,6 +25,8 @@ export interface ScorerMetrics {
   /** ECE (20 bins) on the test split of the raw confidence, and of the Venn–Abers probability fitted on calibration. */
   eceBefore: number;
   eceAfter: number;
+  /** With guarantee settings: the scorer's confidence through the run's gate or belief over seeded repeats of the split. */
+  guarantee?: ScorerGuarantee;
 }
 
 const POINTS = 21;
@@ -38,13 +38,16 @@ function thin(curve: { coverage: Float64Array; risk: Float64Array }): ScorerMetr
   return { coverage: at.map((i) => curve.coverage[i]!), risk: at.map((i) => curve.risk[i]!) };
 }
 
-/** The confidence an item's score gives (the scorer's map); an undefined score gives 0, never approved. */
-export const confidenceOf = (scorer: Scorer, value: number): number => {
-  const c = scorer.confidence(value);
-  return Number.isNaN(c) ? 0 : c;
-};
 
-export function scorerMetrics(scorers: readonly Scorer[], calibration: readonly ScoredGrade[], test: readonly ScoredGrade[]): ScorerMetrics[] {
+/**
+ * Each scorer's ranking and calibration on the run's split; with `guarantee` (all but the seed and split share
+ * defaulted from the run), also its guarantee over repeats of the split of the same items (scorerGuarantee.ts).
+ */
+export function scorerMetrics(
+  scorers: readonly Scorer[], calibration: readonly ScoredGrade[], test: readonly ScoredGrade[], guarantee?: Omit<GuaranteeSettings, "calibrationFraction">,
+): ScorerMetrics[] {
+  const pooled = [...calibration, ...test];
+  const fraction = calibration.length / Math.max(1, pooled.length);
   return scorers.map((s) => {
     const all = [...calibration, ...test].filter((g) => g.scores[s.name] !== undefined);
     const { estimator, target } = prepareForMetrics(all.map((g) => g.scores[s.name]!), all.map((g) => (g.correct ? 1 : 0)));
@@ -62,6 +65,7 @@ export function scorerMetrics(scorers: readonly Scorer[], calibration: readonly 
       scorer: s.name, level: s.level, n: estimator.length,
       rocAuc: rocAuc(estimator, error), prr: predictionRejectionRatio(estimator, target), rccAuc: riskCoverageCurveAuc(estimator, target),
       riskCoverage: thin(riskCoverageCurve(estimator, target)), eceBefore, eceAfter,
+      ...(guarantee && pooled.length >= 4 ? { guarantee: scorerGuarantee(s, pooled, { ...guarantee, calibrationFraction: fraction }) } : {}),
     };
   });
 }
