@@ -117,7 +117,7 @@ export function beliefCalibration(profile: ProfileState): { cal: CalibratedBelie
 
 /**
  * Ordinal interval over `levels` in their order, extended version by version: each example's u is fixed by its
- * stored position (as for sets), so the extension equals a full calibration (intervalExtend.ts).
+ * stored position (as for sets), so the extension equals a full calibration (conformal/intervals/extendInterval.ts).
  */
 export function intervalCalibration(profile: ProfileState, levels: readonly string[], method: string, alpha: number): { pool: ProbabilityPool; cal: CalibratedOrdinal } {
   const pool = probabilityPool(profile, levels, { levels: true, grouped: false });

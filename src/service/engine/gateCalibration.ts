@@ -1,5 +1,5 @@
 // Gate calibrations: the pass / fail pool's scores kept sorted by label and extended version by version
-// (gateSorted.ts), so a gate with whole-number losses (the default zero-one loss, named losses, risk monitors)
+// (risk/gateSortedScores.ts), so a gate with whole-number losses (the default zero-one loss, named losses, risk monitors)
 // costs O(b log b) per batch of b and O(log n) per threshold, exactly what calibrateGate gives. Losses whose
 // float sums depend on the order they are added in (fractions) are rebuilt on the rebuild prefix, in the
 // background (rebuilds.ts), like Venn–Abers.
