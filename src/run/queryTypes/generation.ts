@@ -18,7 +18,7 @@ import { beliefDriver, gateDriver } from "./beliefGate.js";
 import { claimDriver } from "./claim.js";
 import { claimPrepared, claimsOf } from "./generationClaim.js";
 import { claimScoreName, graderKey, gradeItems, scoringModels, type ScoringModels } from "./generationGrades.js";
-import { cachedGenerations, cachedJudged, type GenerationInput } from "./generationRows.js";
+import { cachedItemRows, type GenerationInput } from "./generationRows.js";
 import { confidenceOf, scorerMetrics, type ScoredGrade } from "./scorerMetrics.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
 
@@ -111,8 +111,7 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
         const p = prompts.get((item as { id: string }).id)!;
         return { id: p.id, prompt: p.prompt, rendered: p.rendered, question: task.text(task.prepare(promptItems.get(p.id)!)), until: p.until };
       });
-      const generations = await cachedGenerations(ctx.rows, ctx.adapter, promptHash, inputs, sampling, ctx.progress);
-      const judged = await cachedJudged(ctx.rows, models!.own, inputs, generations, computed);
+      const { generations, judged } = await cachedItemRows(ctx.rows, models!.own, promptHash, inputs, sampling, computed, ctx.progress);
       const claims = type === "claim" ? generations.map((g) => claimsOf(g.greedy.text)) : undefined;
       const graded = await gradeItems(ctx.rows, models!, gen, task, inputs.map((input, k) => ({
         input, item: promptItems.get(input.id)!, greedy: generations[k]!.greedy.text, claims: claims?.[k] ?? [],

@@ -61,6 +61,22 @@ export async function cachedGenerations(
   return r.rows;
 }
 
+/** Each item's generation and judged statistics, item after item, so that progress counts whole items. */
+export async function cachedItemRows(
+  rows: RowCache, m: ScoringModel, promptHash: string, inputs: readonly GenerationInput[], sampling: SamplingSettings, scorers: readonly Scorer[],
+  onItem: (done: number) => void,
+): Promise<{ generations: StoredGeneration[]; judged: JudgedStatistics[] }> {
+  const generations: StoredGeneration[] = [];
+  const judged: JudgedStatistics[] = [];
+  for (const input of inputs) {
+    const [g] = await cachedGenerations(rows, m.adapter, promptHash, [input], sampling, () => undefined);
+    generations.push(g!);
+    judged.push((await cachedJudged(rows, m, [input], [g!], scorers))[0]!);
+    onItem(1);
+  }
+  return { generations, judged };
+}
+
 /** The judged statistics `scorers` read, by the model itself (judgedStatistics.ts): each item's prompts one batch. */
 export async function cachedJudged(
   rows: RowCache, m: ScoringModel, inputs: readonly GenerationInput[], generations: readonly StoredGeneration[], scorers: readonly Scorer[],
