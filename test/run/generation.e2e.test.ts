@@ -31,9 +31,11 @@ describe("calibkit run --task generic on stories260K", () => {
     expect(s.crossCheck.disagreements).toEqual([]);
     expect(s.crossCheck.unchecked).toEqual({});
     expect(s.crossCheck.answers).toBe(s.split.test);
-    expect(s.evidenceCache!.computed).toBe(Number(LIMIT));
     const lines = await linesOf(join(base, "gate"));
     expect(lines).toHaveLength(Number(LIMIT));
+    // One row per distinct prompt: an item whose prompt an earlier item had reads that item's row.
+    expect(s.evidenceCache!.computed).toBe(new Set(lines.map((l) => l.prompt)).size);
+    expect(s.evidenceCache!.hits + s.evidenceCache!.computed).toBe(Number(LIMIT));
     // The file's order is the dataset's: answer-00001, answer-00002, …
     expect(lines.map((l) => l.id)).toEqual([...lines.map((l) => l.id)].sort());
     // stories260K in llama.cpp is L4 (full distributions and embeddings): every scorer but Verbalized1S, which reads
