@@ -3,12 +3,16 @@
 // prompt once and copied into 11 sequences (llama_memory_seq_cp), every step one batch, nothing read (no
 // probabilities, no sampling) — and (b) the 11 answers decoded one after the other on one sequence (the
 // adapter's own single-sequence completion, prompt evaluated for each), all measured in this run, the
-// variants alternated round by round. Run: npx tsx bench/generation.ts
+// variants alternated round by round. Then the entailment judge on those 10 samples: the semantic classes asked of
+// class representatives only (the default run's path) against the full K(K−1) matrix (the pairwise scorers'),
+// counting pairs judged, prompts, adapter calls and llama.cpp decode batches. Run: npx tsx bench/generation.ts
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { getLlama, LlamaLogLevel, type LlamaContextSequence, type Token } from "node-llama-cpp";
-import { createLlamaCppAdapter, defaultModelsDir, type GenerationResult } from "../src/adapters/index.js";
+import { countingAdapter, createLlamaCppAdapter, defaultModelsDir, type GenerationResult } from "../src/adapters/index.js";
+import { judgedStatistics, storeGeneration } from "../src/evidence/index.js";
+import type { StatisticName } from "../src/uncertainty/index.js";
 
 const MODEL = join(defaultModelsDir(), "stories260K.gguf");
 const REPS = Number(process.env.REPS ?? 7);
@@ -89,6 +93,37 @@ async function stepMs(count: number): Promise<number> {
 }
 const step1 = await stepMs(1), step11 = await stepMs(sequences.length);
 
+// The entailment judge on the reference's 10 samples, the story as the question. llama.cpp's decode batches are
+// counted at the native call (LlamaContext's decodeBatch), adapter calls by the counting proxy.
+type Addon = Record<string | symbol, unknown>;
+const context = (adapter as unknown as { seqs: { root: { context: { _ctx: Addon } } } }).seqs.root.context;
+let decodes = 0;
+// The addon's methods are read-only: a proxy in its place counts decodeBatch and binds every method to the addon.
+context._ctx = new Proxy(context._ctx, {
+  get(target, prop) {
+    const value = Reflect.get(target, prop, target);
+    if (typeof value !== "function") return value;
+    if (prop === "decodeBatch") decodes++;
+    return (value as (...a: unknown[]) => unknown).bind(target);
+  },
+});
+const stored = storeGeneration(reference);
+const JUDGE_REPS = Math.max(1, Math.min(REPS, 3));
+async function judgeRun(needed: StatisticName[]) {
+  let out = { prompts: 0, calls: 0, decodes: 0, classes: 0, ms: [] as number[] };
+  for (let r = 0; r < JUDGE_REPS; r++) {
+    const counted = countingAdapter(adapter);
+    const d0 = decodes, t0 = performance.now();
+    const j = await judgedStatistics(counted.adapter, prompt, stored, new Set(needed));
+    const ms = performance.now() - t0;
+    out = { prompts: j.judgeCalls, calls: counted.calls(), decodes: decodes - d0, classes: j.semantic_classes_entail?.class_to_sample.length ?? 0, ms: [...out.ms, ms] };
+  }
+  return out;
+}
+const byClasses = await judgeRun(["semantic_classes_entail"]);
+const fullMatrix = await judgeRun(["semantic_matrix_entail", "semantic_matrix_contra"]);
+const K = SAMPLES, C = byClasses.classes;
+
 const floorMs = median(times.floor), seqMs = median(times.sequential), oursMs = median(times.ours);
 const spread = (n: Name) => `${Math.min(...times[n]).toFixed(1)}–${Math.max(...times[n]).toFixed(1)}`;
 const ratio = oursMs / floorMs, speedup = seqMs / oursMs;
@@ -100,6 +135,8 @@ const rows: [string, string][] = [
   ["(b) the 11 answers one after the other on one sequence", `${seqMs.toFixed(1)} ms (range ${spread("sequential")}; ${(seqMs / floorMs).toFixed(2)}× floor)`],
   ["one decode step: 1 sequence → all 11 together (bare engine)", `${step1.toFixed(2)} ms → ${step11.toFixed(2)} ms (${(step11 / step1).toFixed(1)}×)`],
   ["calibkit generate (greedy + 10 samples together, per-token log-probabilities and entropies)", `${oursMs.toFixed(1)} ms (range ${spread("ours")}; **${ratio.toFixed(2)}× floor**, goal ≤ 1.3×; **${speedup.toFixed(1)}× faster than (b)**, goal ≥ 4×; the floor itself is ${(seqMs / floorMs).toFixed(2)}× faster than (b))`],
+  ["entailment judge calls per item, semantic classes by representatives (the default run)", `K = ${K} samples, ${C} classes: **${byClasses.prompts / 2} pairs judged ≤ K × classes = ${K * C}** (${byClasses.prompts} prompts, both directions), ${byClasses.calls} batched adapter call(s) (≤ classes + 1), ${byClasses.decodes} llama.cpp decode batches, ${median(byClasses.ms).toFixed(1)} ms`],
+  ["entailment judge calls per item, full matrix (pairwise scorers, on request)", `${fullMatrix.prompts} prompts = K(K−1) (${fullMatrix.prompts / 2} pairs), ${fullMatrix.calls} batched adapter call, ${fullMatrix.decodes} llama.cpp decode batches, ${median(fullMatrix.ms).toFixed(1)} ms (${(median(fullMatrix.ms) / median(byClasses.ms)).toFixed(1)}× the classes' time)`],
 ];
 for (const [k, v] of rows) console.log(`${k.padEnd(90)} ${v}`);
 
@@ -114,6 +151,11 @@ const section = [
   "against one; on a model this small a batch of 11 costs as much as 11 single steps or more (the weights sit",
   "in cache, so there is no memory traffic to share), and what (b) loses is mostly the prompt evaluated 11",
   "times and the per-call overhead.", "",
+  "The two judge rows ask the model itself whether one sample entails another (a scored yes/no prompt) on the",
+  "same 10 samples, the story as the question. A default run builds the semantic classes asking only about each",
+  "class's representative, both directions of a pair in one batch, every round of questions one batched call;",
+  "the full matrix (read only by the pairwise scorers, computed when named with --scorer or --scorers) asks every",
+  "ordered pair in one batched call. A pair judged is one equivalence question (two prompts).", "",
   "| measure | value |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`), "",
 ].join("\n");
 if (!process.env.NO_WRITE) {

@@ -12,6 +12,11 @@ export const DEFAULT_GENERATION_DATASET = resolve(fileURLToPath(new URL("../../f
 /** The scorer of a gate or belief run when --scorer is not given (lm-polygraph's name). */
 export const DEFAULT_SCORER = "MaximumSequenceProbability";
 
+/** Who grades free-form answers (docs/generation.md, "Grading"). */
+export const GRADERS = ["task", "judge"] as const;
+/** What scores a claim (docs/generation.md, "Guarantees"). */
+export const CLAIM_SCORES = ["frequency", "p_true"] as const;
+
 export const GenerationOptionsSchema = z.strictObject({
   /** lm-eval's task name (triviaqa, nq_open, gsm8k, truthfulqa_gen) or generic. */
   task: z.enum(GENERATION_TASK_NAMES),
@@ -35,7 +40,22 @@ export const GenerationOptionsSchema = z.strictObject({
   fewshotFile: z.string().min(1).transform((p) => resolve(p)).optional(),
   /** Exemplars per prompt. Default the task's own (gsm8k 5, the others 0). */
   numFewshot: z.number().int().min(0).optional(),
+  /** Who grades the greedy answer: the task's lm-eval metric, or a judge model asked whether it means the same as a reference. Default task. */
+  grader: z.enum(GRADERS).default("task"),
+  /** The judge grader's model (a .gguf file, an ONNX folder or an OpenAI-compatible URL). Default the run's own model. */
+  judgeModel: z.string().min(1).optional(),
+  /** The judge grader's model as one of the run's --stage servers, by name. */
+  judgeStage: z.string().min(1).optional(),
+  /** What scores a claim run's claims: their frequency across the answers, or the model's p(True). Default frequency. */
+  claimScore: z.enum(CLAIM_SCORES).default("frequency"),
+  /** Scorers computed beside --scorer: lm-polygraph names, or "all" the level allows. Default every one but the pairwise ones (docs/generation.md). */
+  scorers: z.union([z.literal("all"), z.array(z.string().refine((n) => scorerByName(n) !== undefined, { message: "is not a scorer calibkit has (`calibkit scores --list`)" })).min(1)]).optional(),
+}).refine((o) => o.grader === "judge" || (o.judgeModel === undefined && o.judgeStage === undefined), {
+  message: "names the judge grader's model: give --grader judge as well", path: ["judgeModel"],
+}).refine((o) => o.judgeModel === undefined || o.judgeStage === undefined, {
+  message: "give the judge as --judge-model or as --judge-stage, not both", path: ["judgeStage"],
 });
+
 
 export type GenerationOptions = z.input<typeof GenerationOptionsSchema>;
 export type ResolvedGenerationOptions = z.output<typeof GenerationOptionsSchema>;

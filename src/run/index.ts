@@ -30,6 +30,6 @@ export { choicesOf, METHODS_BY_TYPE, methodFor, promptItemOf, type ChoiceItem, t
 export { loadFewshot, withoutExemplars } from "./fewshot.js";
 export { generationItemsOf, generationPrompts, generationPromptSettings, type GenerationPromptOptions } from "./generationPrompts.js";
 export {
-  DEFAULT_GENERATION_DATASET, DEFAULT_SCORER, GenerationOptionsSchema, type GenerationOptions, type ResolvedGenerationOptions,
+  CLAIM_SCORES, DEFAULT_GENERATION_DATASET, DEFAULT_SCORER, GenerationOptionsSchema, GRADERS, type GenerationOptions, type ResolvedGenerationOptions,
 } from "./generationOptions.js";
 export { ITEMS_FILE, itemsJsonl, writeItemsLog, type ItemLine } from "./itemsLog.js";

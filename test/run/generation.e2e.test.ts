@@ -1,13 +1,15 @@
 // Free-form answers end to end on stories260K and the bundled generation fixture (issue 27): `calibkit run --task
-// generic --samples 5` grades every item, computes every scorer the model's level allows, answers gate and belief
-// and claim queries with 0 cross-check disagreements and nothing unchecked, writes items.jsonl; a second run with another α
-// or another query type makes no model call; a run killed with SIGKILL mid-generation and restarted writes the
-// items.jsonl of an uninterrupted run.
+// generic --samples 5` grades every item, computes every scorer the model's level allows but the pairwise ones
+// (every one with --scorers all), answers gate and belief and claim queries with 0 cross-check disagreements and
+// nothing unchecked, writes items.jsonl; a second run with another α or another query type makes no model call, and
+// one that asks for the pairwise scorers judges only them (one batch an item), generating nothing again; a run
+// killed with SIGKILL mid-generation and restarted writes the items.jsonl of an uninterrupted run.
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { QueryRunSummary } from "../../src/report/index.js";
+import { onRequest } from "../../src/run/queryTypes/generation.js";
 import { SCORERS } from "../../src/uncertainty/index.js";
 import { GGUF, runCalibkit } from "../cliProcess.js";
 
@@ -29,14 +31,19 @@ describe("calibkit run --task generic on stories260K", () => {
     expect(s.crossCheck.disagreements).toEqual([]);
     expect(s.crossCheck.unchecked).toEqual({});
     expect(s.crossCheck.answers).toBe(s.split.test);
-    expect(s.evidenceCache!.computed).toBe(Number(LIMIT));
     const lines = await linesOf(join(base, "gate"));
     expect(lines).toHaveLength(Number(LIMIT));
+    // One row per distinct prompt: an item whose prompt an earlier item had reads that item's row.
+    expect(s.evidenceCache!.computed).toBe(new Set(lines.map((l) => l.prompt)).size);
+    expect(s.evidenceCache!.hits + s.evidenceCache!.computed).toBe(Number(LIMIT));
     // The file's order is the dataset's: answer-00001, answer-00002, …
     expect(lines.map((l) => l.id)).toEqual([...lines.map((l) => l.id)].sort());
     // stories260K in llama.cpp is L4 (full distributions and embeddings): every scorer but Verbalized1S, which reads
-    // a confidence the prompt must ask for and is computed only when named.
-    const expected = SCORERS.filter((x) => x.name !== "Verbalized1S").map((x) => x.name).sort();
+    // a confidence the prompt must ask for, and the pairwise ones (the full entailment matrix, the greedy answer
+    // against each sample), computed only when named.
+    const expected = SCORERS.filter((x) => !onRequest(x)).map((x) => x.name).sort();
+    expect(expected).toContain("SemanticEntropy");
+    expect(expected).not.toContain("EigValLaplacian_NLI_score_entail");
     for (const l of lines) {
       expect(typeof l.correct).toBe("boolean");
       expect(l.grader).toBe("f1>=0.5");
@@ -72,6 +79,16 @@ describe("calibkit run --task generic on stories260K", () => {
     expect(c.crossCheck.disagreements).toEqual([]);
     expect(c.crossCheck.unchecked).toEqual({});
     expect(c.crossCheck.answers).toBe(c.split.test);
+
+    // --scorers all: every scorer the level allows; the answers come from the cache and only the pairwise
+    // statistics are judged, each item's prompts in one batch.
+    const all = await runCalibkit([...BASE, "--query-type", "gate", "--scorers", "all", "--cache", cache, "--out", join(base, "all")]);
+    expect(all.code, all.stderr).toBe(0);
+    const a = await summaryOf(join(base, "all"));
+    expect(a.evidenceCache).toMatchObject({ hits: Number(LIMIT), computed: 0, modelCalls: new Set(lines.map((l) => l.prompt)).size });
+    expect(a.crossCheck.disagreements).toEqual([]);
+    const everyScorer = SCORERS.filter((x) => x.name !== "Verbalized1S").map((x) => x.name).sort();
+    for (const l of await linesOf(join(base, "all"))) expect(Object.keys(l.scores).sort()).toEqual(everyScorer);
   }, 600_000);
 
   it("killed with SIGKILL mid-generation and restarted, writes the items.jsonl of an uninterrupted run", async () => {

@@ -11,14 +11,16 @@ export const summary = "Print the prompts and continuations a model would be giv
 const HELP = `usage: calibkit prompts --dataset FILE [--format F] [--num-fewshot K --fewshot FILE]
                         [--chat-template T] [--system S] [--model PATH] [--limit N]
        calibkit prompts --task T --dataset FILE [--fewshot FILE] [--num-fewshot K] [--chat-template T]
-                        [--statistics] ...
+                        [--statistics] [--grader judge] ...
 
 Prints {"id", "prompt", "continuations", "label"} per item: the text the model is given (chat template
 rendered) and the continuation scored for each choice. --model is needed only for --chat-template auto.
 With --task (free-form answers, docs/generation.md) it prints {"id", "prompt", "until", "references"}: the
 text the model is given, the stops it decodes to, and the answers the task grades against; --statistics
 adds "statistics": the scored prompts the model answers about its own answers (the entailment judge
-and P(True)), with the item's question filled in and {a}, {b} standing for the answers.
+and P(True), the answer's and a claim's), with the item's question filled in and {a}, {b} standing for
+the answers; --grader judge adds "judge": the judge grader's prompt for each reference, {answer} standing
+for the answer it grades (docs/generation.md, "Grading").
 
   --dataset FILE     JSON Lines, Parquet or MMLU-style CSV
   --task T           ${GENERATION_TASK_NAMES.join(" | ")}: lm-eval's task of that
@@ -32,7 +34,7 @@ ${PROMPT_USAGE}`;
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand("prompts", argv, {
     dataset: { type: "string" }, model: { type: "string" }, limit: { type: "string" }, task: { type: "string" },
-    layout: { type: "string" }, fields: { type: "string" }, statistics: { type: "boolean" }, ...PROMPT_FLAG_OPTIONS,
+    layout: { type: "string" }, fields: { type: "string" }, statistics: { type: "boolean" }, grader: { type: "string" }, ...PROMPT_FLAG_OPTIONS,
   }, HELP);
   if (typeof parsed === "number") return parsed;
   const v = parsed.values;
@@ -53,6 +55,8 @@ export async function run(argv: string[]): Promise<number> {
       task = { name: v.task as GenerationTaskName, ...(raw !== undefined ? { numFewshot: Number(raw) } : {}) };
     }
     if (v.statistics && !task) fail("statistics", "shows the scored prompts of free-form answers: give --task as well");
+    if (v.grader !== undefined && v.grader !== "task" && v.grader !== "judge") fail("grader", `must be task or judge, not "${v.grader}"`);
+    if (v.grader !== undefined && !task) fail("grader", "grades free-form answers: give --task as well");
     flags = parsePromptFlags(task ? { ...v, "num-fewshot": undefined, fewshot: undefined } : v, fail);
     limit = intOption("limit", v.limit, undefined, 1, Number.MAX_SAFE_INTEGER);
     datasetOptions = parseDatasetOptions(v.layout, v.fields, fail);
@@ -75,9 +79,10 @@ export async function run(argv: string[]): Promise<number> {
         ...(v.fewshot ? { fewshotFile: v.fewshot } : {}), datasetOptions,
       }, adapter);
       const shown = limit === undefined ? prompts : prompts.slice(0, limit);
-      const statistics = v.statistics ? await statisticPrompts(v.dataset!, datasetOptions, task.name) : undefined;
+      const statistics = v.statistics || v.grader === "judge" ? await statisticPrompts(v.dataset!, datasetOptions, task.name) : undefined;
       process.stdout.write(shown.map((p) => JSON.stringify({
-        id: p.id, prompt: p.prompt, until: p.until, references: p.references, ...(statistics ? { statistics: statistics.get(p.id) } : {}),
+        id: p.id, prompt: p.prompt, until: p.until, references: p.references,
+        ...(v.statistics ? { statistics: statistics!.get(p.id)!.statistics } : {}), ...(v.grader === "judge" ? { judge: statistics!.get(p.id)!.judge } : {}),
       }) + "\n").join(""));
       return 0;
     }
@@ -102,17 +107,26 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** Each item's judge and P(True) prompts (docs/generation.md, "Statistics"), its question filled in. */
+/** Each item's entailment and P(True) prompts (docs/generation.md, "Statistics") and judge grader prompts, its question filled in. */
 async function statisticPrompts(dataset: string, datasetOptions: Parameters<typeof loadDataset>[1], name: GenerationTaskName) {
-  const { ENTAILMENT_PROMPT, GENERATION_TASKS, P_TRUE_PROMPT, entailmentText, pTrueText } = await import("../../evidence/index.js");
+  const {
+    ANSWER_JUDGE_PROMPT, ENTAILMENT_PROMPT, GENERATION_TASKS, P_TRUE_CLAIM_PROMPT, P_TRUE_PROMPT, answerJudgeText, entailmentText, pTrueClaimText, pTrueText,
+  } = await import("../../evidence/index.js");
   const { generationItemsOf } = await import("../../run/index.js");
   const task = GENERATION_TASKS[name];
-  const out = new Map<string, unknown>();
+  const out = new Map<string, { statistics: unknown; judge: unknown }>();
   for (const item of generationItemsOf(await loadDataset(dataset, datasetOptions), name)) {
-    const question = task.text(task.prepare(item));
+    const prepared = task.prepare(item);
+    const question = task.text(prepared);
     out.set(item.id, {
-      semantic_matrix_entail: { prompt: entailmentText(question, "{a}", "{b}"), continuations: ENTAILMENT_PROMPT.continuations },
-      p_true: { prompt: pTrueText(question, "{a}"), continuations: P_TRUE_PROMPT.continuations },
+      statistics: {
+        semantic_matrix_entail: { prompt: entailmentText(question, "{a}", "{b}"), continuations: ENTAILMENT_PROMPT.continuations },
+        p_true: { prompt: pTrueText(question, "{a}"), continuations: P_TRUE_PROMPT.continuations },
+        p_true_claim: { prompt: pTrueClaimText(question, "{a}"), continuations: P_TRUE_CLAIM_PROMPT.continuations },
+      },
+      judge: prepared.references.map((reference) => ({
+        id: ANSWER_JUDGE_PROMPT.id, reference, prompt: answerJudgeText(question, reference, "{answer}"), continuations: ANSWER_JUDGE_PROMPT.continuations,
+      })),
     });
   }
   return out;

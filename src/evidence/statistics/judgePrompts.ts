@@ -1,6 +1,7 @@
-// The prompts the local model answers about its own generations (issue 27, point 5): the entailment judge, a
-// scored yes/no question asked in both directions, and lm-polygraph's P(True) prompt (stat_calculators/prompt.py,
-// PromptCalculator) with the token it scores. Versioned: their text is part of every cached statistic's key.
+// The prompts a model answers about generations (issue 27, points 4 to 6): the entailment judge, a scored yes/no
+// question asked in both directions; lm-polygraph's P(True) prompts (stat_calculators/prompt.py: PromptCalculator
+// for the answer, ClaimPromptCalculator for a claim) with the token they score; and the answer judge that grades an
+// answer against a reference. Versioned: their text is part of every cached statistic's and grade's key.
 import { renderTemplate } from "../templates.js";
 
 export interface ScoredPrompt {
@@ -25,7 +26,24 @@ export const P_TRUE_PROMPT: ScoredPrompt = {
   continuations: ["True"],
 };
 
-export const STATISTIC_PROMPTS: readonly ScoredPrompt[] = [ENTAILMENT_PROMPT, P_TRUE_PROMPT];
+/** lm-polygraph's ClaimPromptCalculator text, byte for byte (its PTrueClaim); a claim's score is p("True") after it. */
+export const P_TRUE_CLAIM_PROMPT: ScoredPrompt = {
+  id: "p_true_claim/lm-polygraph",
+  text: "Question: {q}\n Possible answer:{a}\n Is the possible answer True or False? The possible answer is: ",
+  continuations: ["True"],
+};
+
+/**
+ * The judge grader: does the answer mean the same as a reference? The answer is right when, for some reference,
+ * p(yes) > p(no) (p(yes) over {yes, no} above ½; a tie is not right).
+ */
+export const ANSWER_JUDGE_PROMPT: ScoredPrompt = {
+  id: "answer-match/v1",
+  text: "{question}\n\nReference answer: {reference}\nProposed answer: {answer}\nDoes the proposed answer mean the same as the reference answer? Reply yes or no.\nReply:",
+  continuations: [" yes", " no"],
+};
+
+export const STATISTIC_PROMPTS: readonly ScoredPrompt[] = [ENTAILMENT_PROMPT, P_TRUE_PROMPT, P_TRUE_CLAIM_PROMPT, ANSWER_JUDGE_PROMPT];
 
 export const entailmentText = (question: string, a: string, b: string): string =>
   renderTemplate(ENTAILMENT_PROMPT.text, { question, a, b });
@@ -33,3 +51,9 @@ export const entailmentText = (question: string, a: string, b: string): string =
 // lm-polygraph formats with str.format, whose {q} and {a} are not renderTemplate's lower-case keys only.
 export const pTrueText = (question: string, answer: string): string =>
   P_TRUE_PROMPT.text.replace("{q}", () => question).replace("{a}", () => answer);
+
+export const pTrueClaimText = (question: string, claim: string): string =>
+  P_TRUE_CLAIM_PROMPT.text.replace("{q}", () => question).replace("{a}", () => claim);
+
+export const answerJudgeText = (question: string, reference: string, answer: string): string =>
+  renderTemplate(ANSWER_JUDGE_PROMPT.text, { question, reference, answer });

@@ -3,20 +3,16 @@
 // semantic classes asking only about class representatives (Kuhn et al. 2023, via uncertainty's class builder),
 // the greedy answer's similarity to each sample (CoCoA), and p_true (Kadavath et al. 2022). Every prompt of one
 // round goes to the adapter in one scoreContinuations call (L2+), or one first-token call each at L1.
-import type { ModelAdapter, ScoreItem } from "../../adapters/index.js";
+import type { ModelAdapter } from "../../adapters/index.js";
 import { levelRank } from "../../api/index.js";
 import {
   semanticClasses, type SemanticClasses, type StatisticName,
 } from "../../uncertainty/index.js";
 import { ENTAILMENT_PROMPT, entailmentText, P_TRUE_PROMPT, pTrueText } from "./judgePrompts.js";
+import { scoreAsks as score, yesShare, type Ask, type JudgeOptions } from "./scoredPrompts.js";
 import type { StoredGeneration } from "./storedGeneration.js";
 
-/** How the judge's prompts reach the model: as plain text, or rendered with the task's chat template. */
-export interface JudgeOptions {
-  /** Renders a prompt as the task's own prompts are rendered (a chat template's user turn); default none. */
-  render?: (text: string) => Promise<string>;
-  signal?: AbortSignal;
-}
+export type { JudgeOptions } from "./scoredPrompts.js";
 
 export interface JudgedStatistics {
   semantic_matrix_entail?: number[][];
@@ -32,30 +28,6 @@ export interface JudgedStatistics {
 export const JUDGED_STATISTICS: readonly StatisticName[] = [
   "semantic_matrix_entail", "semantic_matrix_contra", "semantic_classes_entail", "greedy_sentence_similarity", "p_true",
 ];
-
-interface Ask { text: string; continuations: readonly string[] }
-
-/** Log-probabilities of each ask's continuations, in one batch at L2+. */
-async function score(adapter: ModelAdapter, asks: readonly Ask[], o: JudgeOptions): Promise<number[][]> {
-  if (asks.length === 0) return [];
-  const rendered = o.render !== undefined;
-  const prefixes = await Promise.all(asks.map((a) => (o.render ? o.render(a.text) : a.text)));
-  const call = { rendered, ...(o.signal ? { signal: o.signal } : {}) };
-  if (levelRank(adapter.accessLevel) >= 2) {
-    const items: ScoreItem[] = asks.map((a, i) => ({ prefix: prefixes[i]!, continuations: [...a.continuations], rendered }));
-    return adapter.scoreContinuations(items, call);
-  }
-  const out: number[][] = [];
-  for (let i = 0; i < asks.length; i++) out.push(await adapter.firstTokenLogProbs(prefixes[i]!, [...asks[i]!.continuations], call));
-  return out;
-}
-
-/** p(yes) over {yes, no} from the two log-probabilities. */
-const yesShare = ([yes, no]: number[]): number => {
-  const m = Math.max(yes!, no!);
-  const a = Math.exp(yes! - m), b = Math.exp(no! - m);
-  return a / (a + b);
-};
 
 export async function judgedStatistics(
   adapter: ModelAdapter, question: string, g: StoredGeneration, needed: ReadonlySet<StatisticName>, o: JudgeOptions = {},

@@ -8,7 +8,7 @@ import type { BenchEvidence, BenchFailure } from "../../report/index.js";
 import { scorerByName, type Scorer } from "../../uncertainty/index.js";
 import { resolveCalibrationOptions } from "../calibrationOptions.js";
 import type { RowCache } from "../queryTypes/cachedCalls.js";
-import { generationDriver, ON_REQUEST } from "../queryTypes/generation.js";
+import { generationDriver, onRequest } from "../queryTypes/generation.js";
 import type { ScoredGrade } from "../queryTypes/scorerMetrics.js";
 import { modelLabel, ownFailure, type LanesOptions } from "./modelLanes.js";
 import { SuiteError, type Suite, type SuiteTask } from "./suite.js";
@@ -83,10 +83,10 @@ async function runModel(suite: Suite, model: string, tasks: LoadedGenerationTask
       }
       // The scorer the driver is built on: one computed only on request if listed, else the first; the rows are the
       // ones `calibkit run --task` with that scorer reads and writes.
-      const chosen = allowed.find((s) => ON_REQUEST.has(s.name)) ?? allowed[0]!;
+      const chosen = allowed.find(onRequest) ?? allowed[0]!;
       const started = seconds();
       const calls0 = counted.calls();
-      const run = resolveCalibrationOptions({ model, dataset: t.task.dataset, generation: { ...g.options, scorer: chosen.name }, queryType: g.queryType, seed: suite.seed, cache: null });
+      const run = resolveCalibrationOptions({ model, dataset: t.task.dataset, generation: { ...g.options, scorer: chosen.name, scorers: allowed.map((s) => s.name) }, queryType: g.queryType, seed: suite.seed, cache: null });
       const driver = generationDriver(g.queryType, run, run.generation!, t.dataset);
       const rows: RowCache = { cache: options.cache, model, hits: 0, computed: 0, redone: 0 };
       try {

@@ -5,35 +5,43 @@
 import type { ExampleRecord } from "../../api/index.js";
 import type { Dataset } from "../../datasets/index.js";
 import {
-  cachedRows, ENTAILMENT_PROMPT, GENERATION_TASKS, generationPromptHash, gradeAnswer, hashTemplateText, itemStatistics, neededStatistics,
-  P_TRUE_PROMPT, payloadHash, prepareGenerations, scoredPromptTemplateHash, scorersAt, generationStatistics,
-  type GenerationPromptItem, type GenerationPromptSettings, type PreparedGeneration, type StoredStatistics,
+  GENERATION_TASKS, generationPromptHash, hashTemplateText, itemStatistics, prepareGenerations, scoredPromptTemplateHash, scorersAt,
+  type GenerationPromptItem, type GenerationPromptSettings, type PreparedGeneration,
 } from "../../evidence/index.js";
-import { scoreItem, scorerByName, SCORERS, type Scorer } from "../../uncertainty/index.js";
+import { scoreItem, scorerByName, SCORERS, type Scorer, type StatisticName } from "../../uncertainty/index.js";
 import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
-import { RunInputError } from "../errors.js";
+import { RunInputError, RunOptionError } from "../errors.js";
 import { generationItemsOf, generationPromptSettings } from "../generationPrompts.js";
 import type { ResolvedGenerationOptions } from "../generationOptions.js";
 import { writeItemsLog, type ItemLine } from "../itemsLog.js";
 import { beliefDriver, gateDriver } from "./beliefGate.js";
 import { claimDriver } from "./claim.js";
-import { claimPrepared } from "./generationClaim.js";
+import { claimPrepared, claimsOf } from "./generationClaim.js";
+import { claimScoreName, graderKey, gradeItems, scoringModels, type ScoringModels } from "./generationGrades.js";
+import { cachedItemRows, type GenerationInput } from "./generationRows.js";
 import { confidenceOf, scorerMetrics, type ScoredGrade } from "./scorerMetrics.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
 
-/** What scores a claim run's claims (generationClaim.ts). */
-const CLAIM_SCORE = "claim frequency across the answers (Mohri & Hashimoto)";
+/** Statistics that judge every pair of samples (K(K−1) prompts) or the greedy answer against each (2K). */
+const PAIRWISE = new Set<StatisticName>(["semantic_matrix_entail", "semantic_matrix_contra", "greedy_sentence_similarity"]);
 
-/** Scorers computed only when named: Verbalized1S reads a confidence the prompt must ask the model to state. */
-export const ON_REQUEST = new Set(["Verbalized1S"]);
+/**
+ * Scorers computed only when named (--scorer, --scorers): Verbalized1S reads a confidence the prompt must ask the
+ * model to state; the pairwise ones cost more judge prompts per item than the semantic classes' at most K × classes.
+ */
+export const onRequest = (s: Scorer): boolean => s.name === "Verbalized1S" || s.statistics.some((n) => PAIRWISE.has(n));
 
 export interface ItemDetail extends ScoredGrade {
-  line: Pick<ItemLine, "id" | "prompt" | "greedy" | "samples" | "correct" | "grader" | "scores" | "evidence">;
+  line: Pick<ItemLine, "id" | "prompt" | "greedy" | "samples" | "correct" | "grader" | "scores" | "evidence"> & { judge?: unknown; claims?: unknown };
 }
 
-/** The scorers a run computes at `level`: every registered one the level allows, and the chosen one. */
-export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer): Scorer[] {
-  return scorersAt(level, SCORERS.filter((s) => !ON_REQUEST.has(s.name) || s === chosen));
+/**
+ * The scorers a run computes at `level`, in the registry's order: the chosen one, and `requested` (a list, or
+ * "all" but Verbalized1S), by default every one the level allows but those computed only on request.
+ */
+export function runScorers(level: DriverContext["accessLevel"], chosen: Scorer, requested?: readonly Scorer[] | "all"): Scorer[] {
+  const base = requested === undefined ? SCORERS.filter((s) => !onRequest(s)) : requested === "all" ? SCORERS.filter((s) => s.name !== "Verbalized1S") : requested;
+  return scorersAt(level, SCORERS.filter((s) => s === chosen || base.includes(s)));
 }
 
 /** A free-form driver, and what its prepare step graded and scored (a suite reads every scorer from it: bench/generationLanes.ts). */
@@ -45,6 +53,9 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
   const [yes, no] = type === "gate" ? ["pass", "fail"] : ["yes", "no"];
   const task = GENERATION_TASKS[gen.task];
   const scorer = scorerByName(gen.scorer)!;
+  const requested = gen.scorers === undefined || gen.scorers === "all" ? gen.scorers : gen.scorers.map((n) => scorerByName(n)!);
+  let models: ScoringModels | undefined;
+  if (type !== "claim" && gen.claimScore !== "frequency") throw new RunOptionError("claim-score", `scores the claims of --query-type claim, not ${type} queries`);
   const promptItems = new Map<string, GenerationPromptItem>();
   const prompts = new Map<string, PreparedGeneration>();
   const details = new Map<string, ItemDetail>();
@@ -71,12 +82,19 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
     promptHash = generationPromptHash(settings);
     chat = settings.chat;
     pinnedDate = settings.pinnedDate;
-    computed = runScorers(ctx.adapter.accessLevel, scorer);
+    computed = runScorers(ctx.adapter.accessLevel, scorer, requested);
+    const rendered = [...prompts.values()].some((p) => p.rendered);
+    // The judge and P(True) prompts reach a chat model as the task's prompts do: a user turn of its template.
+    const render = async (text: string) => (await ctx.adapter.renderChat([{ role: "user", content: text }], {
+      chatTemplate: chat!.template, ...(pinnedDate ? { pinnedDate } : {}),
+    })).text;
+    models = await scoringModels(ctx, gen, options.model, rendered ? { render, renderKey: promptHash } : { renderKey: null });
   }
 
   /** The task's prompt, the scorer and its settings, the grader and the sampling: what the profile was calibrated on. */
   const profileHash = () => hashTemplateText([
-    promptHash, type === "claim" ? "claim:sample-agreement" : scoredPromptTemplateHash(type, scorer), `task:${task.source}`, `sampling:${JSON.stringify(sampling)}`,
+    promptHash, type === "claim" ? (gen.claimScore === "p_true" ? claimScoreName(gen.claimScore) : "claim:sample-agreement") : scoredPromptTemplateHash(type, scorer),
+    `task:${task.source}`, `sampling:${JSON.stringify(sampling)}`, ...(models?.judge ? [graderKey(models.judge)] : []),
   ].join("\n\u0000\n"));
 
   return {
@@ -92,46 +110,43 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
       if (!scorersAt(ctx.adapter.accessLevel, [scorer]).length) {
         throw new RunInputError(options.model, `--scorer ${scorer.name} reads ${scorer.statistics.join(", ")} (level ${scorer.level}); this model exposes ${ctx.adapter.accessLevel}`);
       }
-      const statisticsKey = [...neededStatistics(computed)].sort();
-      const recipe = payloadHash({ recipe: "generation-statistics", v: 1, prompt: promptHash, judge: [ENTAILMENT_PROMPT.id, ENTAILMENT_PROMPT.text, P_TRUE_PROMPT.text], statistics: statisticsKey });
+      const unknown = requested === undefined || requested === "all" ? [] : requested.filter((x) => !scorersAt(ctx.adapter.accessLevel, [x]).length);
+      if (unknown.length) throw new RunInputError(options.model, `--scorers ${unknown.map((x) => x.name).join(", ")}: this model exposes ${ctx.adapter.accessLevel}, below what they read`);
       const list = items as Dataset["items"][number][];
-      const inputs = list.map((item) => prompts.get((item as { id: string }).id)!);
-      // The judge and P(True) prompts reach a chat model as the task's prompts do: a user turn of its template.
-      const render = async (text: string) => (await ctx.adapter.renderChat([{ role: "user", content: text }], {
-        chatTemplate: chat!.template, ...(pinnedDate ? { pinnedDate } : {}),
-      })).text;
-      const r = await cachedRows<PreparedGeneration, StoredStatistics>(inputs, {
-        cache: ctx.rows.cache, model: ctx.rows.model, batch: 1, onBatch: ctx.progress,
-        key: (p) => ({
-          fingerprint: ctx.adapter.fingerprint, promptHash: recipe, contentHash: payloadHash({ v: 1, prompt: p.prompt, rendered: p.rendered, until: p.until }),
-          accessLevel: ctx.adapter.accessLevel, sampling: JSON.stringify(sampling),
-        }),
-        compute: async ([p]) => [await generationStatistics(ctx.adapter, {
-          prompt: p!.prompt, rendered: p!.rendered, question: task.text(task.prepare(promptItems.get(p!.id)!)), until: p!.until,
-        }, computed, sampling, p!.rendered ? { render } : {})],
+      const inputs: GenerationInput[] = list.map((item) => {
+        const p = prompts.get((item as { id: string }).id)!;
+        return { id: p.id, prompt: p.prompt, rendered: p.rendered, question: task.text(task.prepare(promptItems.get(p.id)!)), until: p.until };
       });
-      ctx.rows.hits += r.hits;
-      ctx.rows.computed += r.computed;
-      ctx.rows.redone += r.redone;
+      const { generations, judged } = await cachedItemRows(ctx.rows, models!.own, promptHash, inputs, sampling, computed, ctx.progress);
+      const claims = type === "claim" ? generations.map((g) => claimsOf(g.greedy.text)) : undefined;
+      const graded = await gradeItems(ctx.rows, models!, gen, task, inputs.map((input, k) => ({
+        input, item: promptItems.get(input.id)!, greedy: generations[k]!.greedy.text, claims: claims?.[k] ?? [],
+      })));
       graders = new Set();
       return inputs.map((p, k) => {
-        const row = r.rows[k]!;
+        const row = { generation: generations[k]!, judged: judged[k]! };
         const stats = itemStatistics(row);
         const { scores } = scoreItem(stats, computed);
-        const grade = gradeAnswer(task, row.generation.greedy.text, promptItems.get(p.id)!);
+        const { grade, claimGrades, claimScores, judge } = graded[k]!;
         graders.add(grade.grader);
         const confidence = confidenceOf(scorer, scores[scorer.name] ?? NaN);
         const evidence = { option_probabilities: { [yes]: confidence, [no]: 1 - confidence } };
         const label = grade.correct ? yes : no;
         const greedy = row.generation.greedy.text;
         onGreedy?.(p.id, greedy);
+        const claimItem = type === "claim"
+          ? claimPrepared({ id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((x) => x.text) }, ctx.accessLevel, (_, i) => claimGrades[i]!, claimScores)
+          : undefined;
+        const sent = (claimItem?.query.evidence as { samples: [{ claims: { text: string; score: number }[] }] } | undefined)?.samples[0].claims;
+        const claimLines = sent?.map((c, i) => ({ ...c, correct: claimGrades[i]! }));
         details.set(p.id, {
           scores, correct: grade.correct,
-          line: { id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((s) => s.text), correct: grade.correct, grader: grade.grader, scores, evidence },
+          line: {
+            id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((s) => s.text), correct: grade.correct, grader: grade.grader, scores, evidence,
+            ...(judge ? { judge } : {}), ...(claimLines ? { claims: claimLines } : {}),
+          },
         });
-        if (type === "claim") {
-          return claimPrepared({ id: p.id, prompt: p.prompt, greedy, samples: row.generation.samples.map((x) => x.text) }, ctx.accessLevel, (claim) => gradeAnswer(task, claim, promptItems.get(p.id)!).correct);
-        }
+        if (claimItem) return claimItem;
         const record: ExampleRecord = {
           context: p.prompt, label, metadata: { id: p.id, evidence, access_level: ctx.accessLevel, scorer: scorer.name, grader: `${task.name}: ${grade.grader}` },
         };
@@ -153,7 +168,7 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
       });
       // A claim run's claims are scored by their frequency across the answers; the scorers rank the whole answers.
       const chosen = type === "claim" ? undefined : metrics.find((m) => m.scorer === scorer.name)!;
-      const grader = `${task.name}: ${[...graders].join(", ")}`;
+      const grader = `${task.name}: ${[...graders].join(", ")}${models?.judge ? ` by ${models.judge.name}` : ""}`;
       return {
         ...section,
         rates: [
@@ -166,7 +181,7 @@ export function generationDriver(type: "gate" | "belief" | "claim", options: Res
             { name: `ECE of ${scorer.name} after Venn–Abers`, value: chosen.eceAfter },
           ] : []),
         ],
-        generation: { task: gen.task, grader, scorer: chosen ? scorer.name : CLAIM_SCORE, samples: gen.samples, sampling, scorers: metrics },
+        generation: { task: gen.task, grader, scorer: chosen ? scorer.name : claimScoreName(gen.claimScore), samples: gen.samples, sampling, scorers: metrics },
       };
     },
     async finish(outcomes, prepared) {

@@ -2,7 +2,7 @@
 // cascade stages' for calibration items), a client_evidence profile, the calibration examples, one evaluate
 // request per test item cross-checked as it arrives, and the guarantee's quantity measured on the test split.
 import { basename } from "node:path";
-import { countingAdapter, createOpenAICompatibleAdapter, openAdapter, type CountingAdapter } from "../../adapters/index.js";
+import { countingAdapter, createOpenAICompatibleAdapter, openAdapter, type CountingAdapter, type ModelAdapter } from "../../adapters/index.js";
 import type { AccessLevel, Answer, EvaluateRequest, ExampleRecord } from "../../api/index.js";
 import { writeItemsLog, type ItemLine } from "../itemsLog.js";
 import { CrossChecker, InsufficientCalibrationError, type EvaluationClient } from "../../client/index.js";
@@ -75,6 +75,7 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
   const adapter = counted[0]?.adapter;
   const modelCalls = () => counted.reduce((a, c) => a + c.calls(), 0);
   const stages: Stage[] = [];
+  const opened: ModelAdapter[] = [];
   const rows: RowCache = { cache: options.cache === null ? null : EvidenceCache.open(options.cache), model: options.model, hits: 0, computed: 0, redone: 0 };
   try {
     for (const s of options.stages) {
@@ -96,7 +97,12 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     const stem = options.profile ?? `${basename(options.fromLmEval ?? options.dataset).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "dataset"}-${type}`;
     const name = options.profile ?? (service.embedded ? stem : `${stem}-${Date.now().toString(36)}`);
     const backend = { provider: "client_evidence", name: backendName, access_level: accessLevel } as const;
-    const ctx = { adapter: adapter!, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined };
+    const openModel = async (pathOrUrl: string) => {
+      counted.push(countingAdapter(await openAdapter(pathOrUrl)));
+      opened.push(counted.at(-1)!.adapter);
+      return counted.at(-1)!.adapter;
+    };
+    const ctx = { adapter: adapter!, accessLevel, stages, rows, alpha: options.alpha, guarantee: options.guarantee, target: options.target, delta: options.delta, batchSize: options.batchSize, progress: (_: number) => undefined, openModel };
     const created = await client.createProfile({ name, backend, alpha: options.alpha, strict_fingerprint: false, ...(await driver.profileFields?.(ctx)) });
     if (created.n > 0) throw new RunInputError(options.dataset, `profile "${name}" already holds ${created.n} examples on ${service.baseUrl}; pick a new --profile name`);
 
@@ -181,5 +187,6 @@ export async function runTypedPipeline(options: ResolvedCalibrationOptions, type
     rows.cache?.close();
     await adapter?.dispose();
     for (const s of stages) await s.adapter.dispose();
+    for (const a of opened) await a.dispose();
   }
 }

@@ -47,6 +47,8 @@ export interface DriverContext {
   rows: RowCache;
   /** Called after each item's evidence, with the number done. */
   progress: (done: number) => void;
+  /** Opens another model (a free-form run's judge), its calls counted with the run's and disposed with it. */
+  openModel?: (pathOrUrl: string) => Promise<ModelAdapter>;
 }
 
 /** One item, ready for the service: its calibration record and the query (without its profile). */
