@@ -93,7 +93,7 @@ function sameNames(keys: readonly string[], expected: readonly string[]): boolea
 }
 
 // Every evaluate request runs these rules (evaluate.ts's refinement), so the path that finds nothing wrong
-// allocates nothing beyond the key list: no closures, and a path array only for an issue.
+// makes no closures and builds a path array only for an issue it reports.
 function checkProbabilities(
   map: Record<string, number>, expected: string[] | undefined, queryPath: (string | number)[], key: keyof Evidence, what: string,
 ): RuleIssue[] {
