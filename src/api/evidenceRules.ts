@@ -86,11 +86,16 @@ function listed(names: string[], quoted = true): string {
   return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
 }
 
-const sameNames = (keys: readonly string[], expected: readonly string[]): boolean =>
-  keys.length === expected.length && keys.every((k, i) => k === expected[i]);
+function sameNames(keys: readonly string[], expected: readonly string[]): boolean {
+  if (keys.length !== expected.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== expected[i]) return false;
+  return true;
+}
 
+// Every evaluate request runs these rules (evaluate.ts's refinement), so the path that finds nothing wrong
+// makes no closures and builds a path array only for an issue it reports.
 function checkProbabilities(
-  map: Record<string, number>, expected: string[] | undefined, path: (string | number)[], what: string,
+  map: Record<string, number>, expected: string[] | undefined, queryPath: (string | number)[], key: keyof Evidence, what: string,
 ): RuleIssue[] {
   const issues: RuleIssue[] = [];
   const keys = Object.keys(map);
@@ -104,19 +109,23 @@ function checkProbabilities(
       const parts = [];
       if (missing.length > 0) parts.push(`lacks ${listed(missing)}`);
       if (extra.length > 0) parts.push(`has unknown ${listed(extra)}`);
-      issues.push({ path, message: `must hold one probability per ${what} (${listed(expected, false)}); it ${parts.join(" and ")}` });
+      issues.push({ path: [...queryPath, "evidence", key], message: `must hold one probability per ${what} (${listed(expected, false)}); it ${parts.join(" and ")}` });
       return issues;
     }
   } else if (!expected && keys.length < 2) {
-    issues.push({ path, message: `must hold a probability for at least 2 ${what}s` });
+    issues.push({ path: [...queryPath, "evidence", key], message: `must hold a probability for at least 2 ${what}s` });
     return issues;
   }
-  const sum = keys.reduce((s, k) => s + map[k]!, 0);
+  let sum = 0;
+  for (let i = 0; i < keys.length; i++) sum += map[keys[i]!]!;
   if (Math.abs(sum - 1) > PROBABILITY_SUM_TOLERANCE) {
-    issues.push({ path, message: `must sum to 1 (within ${PROBABILITY_SUM_TOLERANCE}); it sums to ${sum.toPrecision(6)}` });
+    issues.push({ path: [...queryPath, "evidence", key], message: `must sum to 1 (within ${PROBABILITY_SUM_TOLERANCE}); it sums to ${sum.toPrecision(6)}` });
   }
   return issues;
 }
+
+const allowed = (key: keyof Evidence, required: readonly (keyof Evidence)[], optional: readonly (keyof Evidence)[]) =>
+  required.includes(key) || optional.includes(key);
 
 /** Rule 4: the evidence a query carries at the backend's level. */
 export function evidenceIssues(
@@ -130,23 +139,25 @@ export function evidenceIssues(
   }
   const issues: RuleIssue[] = [];
   const optional = optionalEvidenceKeys(query.type, level);
-  const allowed = (key: keyof Evidence) => required.includes(key) || optional.includes(key);
-  for (const key of required) {
+  for (let i = 0; i < required.length; i++) {
+    const key = required[i]!;
     if (evidence[key] === undefined) {
       issues.push({ path: [...path, "evidence", key], message: `is required for a ${query.type} query at ${level}` });
     }
   }
-  for (const key of EVIDENCE_KEYS) {
-    if (evidence[key] !== undefined && !allowed(key)) {
+  for (let i = 0; i < EVIDENCE_KEYS.length; i++) {
+    const key = EVIDENCE_KEYS[i]!;
+    if (evidence[key] !== undefined && !allowed(key, required, optional)) {
       const listed = [...new Set([...required, ...optional])].join(", ");
       issues.push({ path: [...path, "evidence", key], message: `is not sent for a ${query.type} query at ${level} (spec 2.3 lists ${listed})` });
     }
   }
-  if (evidence.option_probabilities && allowed("option_probabilities")) {
-    issues.push(...checkProbabilities(evidence.option_probabilities, expectedOptionNames(query, context), [...path, "evidence", "option_probabilities"], "option"));
+  if (evidence.option_probabilities && allowed("option_probabilities", required, optional)) {
+    const found = checkProbabilities(evidence.option_probabilities, expectedOptionNames(query, context), path, "option_probabilities", "option");
+    if (found.length > 0) issues.push(...found);
   }
-  if (evidence.level_probabilities && query.type === "interval" && allowed("level_probabilities")) {
-    issues.push(...checkProbabilities(evidence.level_probabilities, query.levels.map(String), [...path, "evidence", "level_probabilities"], "level"));
+  if (evidence.level_probabilities && query.type === "interval" && allowed("level_probabilities", required, optional)) {
+    issues.push(...checkProbabilities(evidence.level_probabilities, query.levels.map(String), path, "level_probabilities", "level"));
   }
   return issues;
 }
@@ -178,9 +189,10 @@ export function evaluateRuleIssues(request: {
       issues.push({ path: [...path, "levels"], message: "must not repeat a level" });
     }
     if (request.backend?.provider === "client_evidence" && request.backend.access_level) {
-      issues.push(...evidenceIssues(q, request.backend.access_level, request.context, path));
+      const found = evidenceIssues(q, request.backend.access_level, request.context, path);
+      if (found.length > 0) issues.push(...found);
     }
-    issues.push(...routeEvidenceIssues(q, path));
+    if (q.type === "route") issues.push(...routeEvidenceIssues(q, path));
   }
   return issues;
 }
