@@ -1,7 +1,7 @@
 // The free-form tasks of a suite: every model × task generated, graded and scored once through the run's own path
 // (generationDriver's prepare step, the evidence cache keyed as `calibkit run --task` keys it), so that every scorer
 // and every α reads the same answers, and a second bench makes no model call. One progress line per model.
-import { countingAdapter, openAdapter, type ModelAdapter } from "../../adapters/index.js";
+import type { ModelAdapter } from "../../adapters/index.js";
 import { loadDataset, type Dataset } from "../../datasets/index.js";
 import { scorersAt } from "../../evidence/index.js";
 import type { BenchEvidence, BenchFailure } from "../../report/index.js";
@@ -10,7 +10,7 @@ import { resolveCalibrationOptions } from "../calibrationOptions.js";
 import type { RowCache } from "../queryTypes/cachedCalls.js";
 import { generationDriver, onRequest } from "../queryTypes/generation.js";
 import type { ScoredGrade } from "../queryTypes/scorerMetrics.js";
-import { modelLabel, ownFailure, type LanesOptions } from "./modelLanes.js";
+import { modelLabel, openLaneModel, ownFailure, type LanesOptions } from "./modelLanes.js";
 import { SuiteError, type Suite, type SuiteTask } from "./suite.js";
 
 export interface LoadedGenerationTask {
@@ -42,8 +42,6 @@ export async function loadGenerationTask(suite: Suite, task: SuiteTask): Promise
   return { task: task as LoadedGenerationTask["task"], dataset, items };
 }
 
-const isServer = (model: string) => /^https?:\/\//i.test(model);
-
 export async function runGenerationLanes(suite: Suite, tasks: LoadedGenerationTask[], options: LanesOptions): Promise<{ cells: GenerationEvidence[]; failures: BenchFailure[] }> {
   const cells: GenerationEvidence[] = [];
   const failures: BenchFailure[] = [];
@@ -59,17 +57,9 @@ async function runModel(suite: Suite, model: string, tasks: LoadedGenerationTask
   const bar = options.reporter.step(`evidence ${label}`, tasks.reduce((a, t) => a + t.items.length, 0));
   let adapter: ModelAdapter | undefined;
   try {
-    let counted: ReturnType<typeof countingAdapter>;
-    try {
-      counted = countingAdapter(await openAdapter(model, isServer(model) ? { server: { concurrency: suite.concurrency[model] } } : {}));
-      adapter = counted.adapter;
-    } catch (err) {
-      if (!ownFailure(err)) throw err;
-      const failed = `could not open ${label}: ${err.message}`;
-      options.reporter.log(`evidence ${label}: ${failed}`);
-      for (const t of tasks) failures.push({ model, task: t.task.name, error: failed });
-      return;
-    }
+    const counted = await openLaneModel(suite, model, tasks, options, failures);
+    if (counted === undefined) return;
+    adapter = counted.adapter;
     const level = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
     for (const t of tasks) {
       const g = t.task.generation;

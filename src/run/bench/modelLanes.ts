@@ -48,6 +48,25 @@ export function modelLabel(model: string): string {
 /** An error that belongs to one model (it could not load, its server failed or died), not to the suite. */
 export const ownFailure = (err: unknown): err is CalibkitError => err instanceof CalibkitError && !(err instanceof RunAbortedError) && !(err instanceof SuiteError);
 
+/**
+ * A suite's model opened with its call counter (a server with its own bound on requests in flight), or undefined
+ * when it cannot be opened: then each of its tasks fails with the reason, and the other models run on.
+ */
+export async function openLaneModel(
+  suite: Suite, model: string, tasks: readonly { task: { name: string } }[], options: Pick<LanesOptions, "reporter">, failures: BenchFailure[],
+): Promise<ReturnType<typeof countingAdapter> | undefined> {
+  const label = modelLabel(model);
+  try {
+    return countingAdapter(await openAdapter(model, isServer(model) ? { server: { concurrency: suite.concurrency[model] } } : {}));
+  } catch (err) {
+    if (!ownFailure(err)) throw err;
+    const failed = `could not open ${label}: ${err.message}`;
+    options.reporter.log(`evidence ${label}: ${failed}`);
+    for (const t of tasks) failures.push({ model, task: t.task.name, error: failed });
+    return undefined;
+  }
+}
+
 export async function runModelLanes(suite: Suite, tasks: LoadedTask[], options: LanesOptions): Promise<{ cells: CellEvidence[]; failures: BenchFailure[] }> {
   const cells: CellEvidence[] = [];
   const failures: BenchFailure[] = [];
@@ -71,17 +90,9 @@ async function runModel(suite: Suite, model: string, tasks: LoadedTask[], option
   let adapter: ModelAdapter | undefined;
   let failed: string | undefined;
   try {
-    let counted: ReturnType<typeof countingAdapter>;
-    try {
-      counted = countingAdapter(await openAdapter(model, isServer(model) ? { server: { concurrency: suite.concurrency[model] } } : {}));
-      adapter = counted.adapter;
-    } catch (err) {
-      if (!ownFailure(err)) throw err;
-      failed = `could not open ${label}: ${err.message}`;
-      options.reporter.log(`evidence ${label}: ${failed}`);
-      for (const t of tasks) failures.push({ model, task: t.task.name, error: failed });
-      return;
-    }
+    const counted = await openLaneModel(suite, model, tasks, options, failures);
+    if (counted === undefined) return;
+    adapter = counted.adapter;
     const level = adapter.accessLevel === "L4" ? "L3" : adapter.accessLevel;
     for (const t of tasks) {
       if (failed !== undefined) {

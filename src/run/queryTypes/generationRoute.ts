@@ -6,21 +6,18 @@
 // exactly as the service calls it (stageGeneration on the task's prompt) and its output graded by the task's
 // grader, so the service calibrates from verdicts and confidences without calling anything and the cross-check
 // recomputes every answer.
-import { guaranteeStatement, type ExampleRecord, type GateAnswer, type RouteAnswer } from "../../api/index.js";
+import type { ExampleRecord, GateAnswer, RouteAnswer } from "../../api/index.js";
 import type { Dataset } from "../../datasets/index.js";
 import { GENERATION_TASKS, gradeAnswer, type GenerationPromptItem } from "../../evidence/index.js";
 import type { QuerySection } from "../../report/index.js";
 import type { ResolvedCalibrationOptions } from "../calibrationOptions.js";
 import { generationItemsOf } from "../generationPrompts.js";
 import type { ResolvedGenerationOptions } from "../generationOptions.js";
-import { BAND_LEVEL, hoeffding } from "./bands.js";
 import { gateDriver } from "./beliefGate.js";
 import { cachedStageGeneration } from "./cachedCalls.js";
 import { generationDriver } from "./generation.js";
+import { routeSection } from "./route.js";
 import type { Driver, DriverContext, Prepared } from "./types.js";
-
-/** The service's δ for route certification (docs/service.md). */
-const ROUTE_DELTA = 0.05;
 
 /** The name of the run's own model as a cascade stage: the profile's client_evidence backend name. */
 const ownStageName = (ctx: Pick<DriverContext, "adapter">): string => `${ctx.adapter.provider}:${ctx.adapter.model}`;
@@ -91,19 +88,10 @@ export function generationRouteDriver(options: ResolvedCalibrationOptions, gen: 
       return out;
     },
     summarise(outcomes, ctx): QuerySection {
-      const m = outcomes.length;
-      const { guarantee, target } = guaranteeOf(ctx);
-      const answers = outcomes.map((o) => o.answer as RouteAnswer);
       const names = [name, ...ctx.stages.map((s) => s.name)];
-      const cost = answers.reduce((s, a) => s + a.cost_cents, 0) / m;
       // The served output graded as the own model's answers are: the task's grader against the item's references.
-      const right = outcomes.filter((o) => typeof (o.answer as RouteAnswer).output === "string" && grade(o.prepared.id, (o.answer as RouteAnswer).output as string)).length;
-      const accuracy = right / m;
-      const maxCost = ctx.stages.reduce((s, st) => s + st.costPerCall, 0);
-      const budget = guarantee === "cost_budget";
-      const value = budget ? cost : accuracy;
-      const band: [number, number] = budget ? [0, target + hoeffding(m, maxCost)] : [Math.max(0, target - hoeffding(m, 1)), 1];
-      const served = (stage: string) => answers.filter((a) => a.served_by === stage).length / m;
+      const measured = routeSection(outcomes, ctx, guaranteeOf(ctx), (o) => grade(o.prepared.id, (o.answer as RouteAnswer).output as string), names, `${task.name}'s grader`);
+      const m = outcomes.length;
       const alone = (of: (g: Graded) => boolean) => outcomes.filter((o) => of(graded.get(o.prepared.id)!)).length / m;
       // The own model's scorers, ranked as in a gate run: its first stage is a gate on the own answer.
       const asGate = outcomes.map((o) => ({
@@ -114,14 +102,9 @@ export function generationRouteDriver(options: ResolvedCalibrationOptions, gen: 
       const scored = own.summarise(asGate, gateCtx);
       const gateRates = gateDriver.summarise(asGate, gateCtx).rates.length;
       return {
-        guarantee: guaranteeStatement("route", guarantee, budget ? { target, delta: ROUTE_DELTA } : { alpha: ctx.alpha, delta: ROUTE_DELTA }),
-        quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
-        value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
-        bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target; the guarantee holds for a calibration with probability ≥ 1 − δ, δ = ${ROUTE_DELTA}, so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))}`,
+        ...measured,
         rates: [
-          { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
-          ...names.map((s) => ({ name: `served by ${s}`, value: served(s) })),
-          { name: budget ? "accuracy of the served outputs" : "mean cost per test query (cents)", value: budget ? accuracy : cost, note: `${task.name}'s grader` },
+          ...measured.rates,
           { name: `accuracy of ${names[0]} alone`, value: alone((g) => g.own.correct) },
           ...ctx.stages.map((s) => ({ name: `accuracy of ${s.name} alone`, value: alone((g) => g.stages[s.name]!.correct) })),
           ...scored.rates.slice(gateRates).filter((r) => !r.name.startsWith("accuracy of the greedy answers")),

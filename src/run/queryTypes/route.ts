@@ -19,7 +19,7 @@ export const defaultTargetCents = (ctx: Pick<DriverContext, "stages">): number =
   ctx.stages[0]!.costPerCall + 0.5 * ctx.stages.slice(1).reduce((s, st) => s + st.costPerCall, 0);
 
 /** The service's δ for route certification (docs/service.md). */
-const ROUTE_DELTA = 0.05;
+export const ROUTE_DELTA = 0.05;
 
 function guaranteeOf(ctx: Pick<DriverContext, "guarantee" | "target" | "alpha" | "stages">): { guarantee: string; target: number } {
   const guarantee = ctx.guarantee ?? "cost_budget";
@@ -55,27 +55,39 @@ export const routeDriver: Driver = {
     return out;
   },
   summarise(outcomes, ctx): QuerySection {
-    const m = outcomes.length;
-    const { guarantee, target } = guaranteeOf(ctx);
-    const answers = outcomes.map((o) => o.answer as RouteAnswer);
-    const cost = answers.reduce((s, a) => s + a.cost_cents, 0) / m;
-    const right = outcomes.filter((o) => typeof (o.answer as RouteAnswer).output === "string" && matchesReference((o.answer as RouteAnswer).output as string, o.prepared.truth as string)).length;
-    const accuracy = right / m;
-    const maxCost = ctx.stages.reduce((s, st) => s + st.costPerCall, 0);
-    const budget = guarantee === "cost_budget";
-    const value = budget ? cost : accuracy;
-    const band: [number, number] = budget ? [0, target + hoeffding(m, maxCost)] : [Math.max(0, target - hoeffding(m, 1)), 1];
-    const served = (name: string) => answers.filter((a) => a.served_by === name).length / m;
-    return {
-      guarantee: guaranteeStatement("route", guarantee, budget ? { target, delta: ROUTE_DELTA } : { alpha: ctx.alpha, delta: ROUTE_DELTA }),
-      quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
-      value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
-      bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target; the guarantee holds for a calibration with probability ≥ 1 − δ, δ = ${ROUTE_DELTA}, so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))}`,
-      rates: [
-        { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
-        ...ctx.stages.map((s) => ({ name: `served by ${s.name}`, value: served(s.name) })),
-        { name: budget ? "accuracy of the served outputs" : "mean cost per test query (cents)", value: budget ? accuracy : cost },
-      ],
-    };
+    return routeSection(outcomes, ctx, guaranteeOf(ctx), (o) => matchesReference((o.answer as RouteAnswer).output as string, o.prepared.truth as string), ctx.stages.map((s) => s.name));
   },
 };
+
+type Outcome = Parameters<Driver["summarise"]>[0][number];
+
+/**
+ * A route run's measured guarantee: the mean cost against the budget (cost_budget) or the served outputs' accuracy
+ * against 1 − α (accuracy), in Hoeffding's band, with the escalation rate and each stage's share. `right` grades a
+ * served output; `accuracyNote` names the grader.
+ */
+export function routeSection(
+  outcomes: readonly Outcome[], ctx: Pick<DriverContext, "alpha" | "stages">, { guarantee, target }: { guarantee: string; target: number },
+  right: (o: Outcome) => boolean, stageNames: readonly string[], accuracyNote?: string,
+): QuerySection {
+  const m = outcomes.length;
+  const answers = outcomes.map((o) => o.answer as RouteAnswer);
+  const cost = answers.reduce((s, a) => s + a.cost_cents, 0) / m;
+  const accuracy = outcomes.filter((o) => typeof (o.answer as RouteAnswer).output === "string" && right(o)).length / m;
+  const maxCost = ctx.stages.reduce((s, st) => s + st.costPerCall, 0);
+  const budget = guarantee === "cost_budget";
+  const value = budget ? cost : accuracy;
+  const band: [number, number] = budget ? [0, target + hoeffding(m, maxCost)] : [Math.max(0, target - hoeffding(m, 1)), 1];
+  const served = (name: string) => answers.filter((a) => a.served_by === name).length / m;
+  return {
+    guarantee: guaranteeStatement("route", guarantee, budget ? { target, delta: ROUTE_DELTA } : { alpha: ctx.alpha, delta: ROUTE_DELTA }),
+    quantity: budget ? "mean cost per test query (cents)" : "accuracy of the served outputs",
+    value, target, band, inBand: value >= band[0] && value <= band[1], n: m,
+    bandNote: `Hoeffding's ${BAND_LEVEL * 100}% deviation of a mean of ${m} values in [0, ${budget ? `${maxCost}¢` : "1"}] around the target; the guarantee holds for a calibration with probability ≥ 1 − δ, δ = ${ROUTE_DELTA}, so a draw lands outside with probability up to ${ROUTE_DELTA} + ${Number((1 - BAND_LEVEL).toFixed(4))}`,
+    rates: [
+      { name: "escalation rate", value: answers.filter((a) => a.escalated).length / m },
+      ...stageNames.map((name) => ({ name: `served by ${name}`, value: served(name) })),
+      { name: budget ? "accuracy of the served outputs" : "mean cost per test query (cents)", value: budget ? accuracy : cost, ...(accuracyNote && budget ? { note: accuracyNote } : {}) },
+    ],
+  };
+}
